@@ -1,0 +1,1 @@
+"""Performance benchmarks for the engine, bots and simulator."""

@@ -1,0 +1,3 @@
+"""Reinforcement-learning adapters (Gymnasium, PettingZoo, OpenSpiel)."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""Web play: HTTP lobby, WebSocket tables, storage and the browser client."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""Terminal play."""
+
+__all__: list[str] = []
