@@ -1,0 +1,105 @@
+"""The Sequence Stacks rules engine: pure, stdlib-only, deterministic (RULES.md R1-R41).
+
+A game is ``(settings, seed, actions)``. Start one with :func:`new_game`, ask who must
+decide with :meth:`State.deciders`, list choices with :func:`legal_actions`, and move
+on with :func:`apply` (pure) or :func:`apply_in_place` (fast). Seats see
+:func:`observe` views only; search bots use :func:`resample`.
+"""
+
+from __future__ import annotations
+
+from .actions import Action, ActionSpace, ActionType, action_space, parse_action
+from .cards import (
+    BLUE,
+    CARD_COLOUR,
+    CARD_KIND,
+    CARD_RANK,
+    COLOUR_NAMES,
+    RED,
+    Kind,
+    card_from_text,
+    card_text,
+    deck_for,
+    kind_colour,
+    kind_from_text,
+    kind_rank,
+    kind_text,
+)
+from .errors import (
+    EngineError,
+    IllegalActionError,
+    NotationError,
+    PositionError,
+    RecordError,
+    SettingsError,
+)
+from .events import Event, describe_event, event_for, event_to_dict
+from .position import position_digest, position_from_dict, position_to_dict, validate_state
+from .record import GameRecord, Replay
+from .resample import resample
+from .rules import (
+    apply,
+    apply_id,
+    apply_in_place,
+    check,
+    is_legal,
+    legal_action_ids,
+    legal_actions,
+    new_game,
+)
+from .settings import OPTION_RULES, Settings
+from .state import Result, State
+from .view import View, observe
+
+__all__ = [
+    "BLUE",
+    "CARD_COLOUR",
+    "CARD_KIND",
+    "CARD_RANK",
+    "COLOUR_NAMES",
+    "OPTION_RULES",
+    "RED",
+    "Action",
+    "ActionSpace",
+    "ActionType",
+    "EngineError",
+    "Event",
+    "GameRecord",
+    "IllegalActionError",
+    "Kind",
+    "NotationError",
+    "PositionError",
+    "RecordError",
+    "Replay",
+    "Result",
+    "Settings",
+    "SettingsError",
+    "State",
+    "View",
+    "action_space",
+    "apply",
+    "apply_id",
+    "apply_in_place",
+    "card_from_text",
+    "card_text",
+    "check",
+    "deck_for",
+    "describe_event",
+    "event_for",
+    "event_to_dict",
+    "is_legal",
+    "kind_colour",
+    "kind_from_text",
+    "kind_rank",
+    "kind_text",
+    "legal_action_ids",
+    "legal_actions",
+    "new_game",
+    "observe",
+    "parse_action",
+    "position_digest",
+    "position_from_dict",
+    "position_to_dict",
+    "resample",
+    "validate_state",
+]

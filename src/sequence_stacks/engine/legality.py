@@ -1,0 +1,203 @@
+"""Why an action is illegal during a turn, and the list of legal action ids (R14-R30, R38)."""
+
+from __future__ import annotations
+
+from .actions import Action, ActionType, action_space
+from .cards import CARD_KIND, COLOUR_NAMES, Kind, kind_colour, kind_rank, kind_text
+from .errors import IllegalActionError
+from .state import BLOCK_WINDOW, PLAYING, State
+
+__all__ = ["check_play_phase", "legal_ids_for"]
+
+_CARD_KIND_OF_TYPE = {
+    ActionType.SKIP: Kind.SKIP,
+    ActionType.REVERSE: Kind.REV,
+    ActionType.STEAL_CARD: Kind.SCARD,
+    ActionType.STEAL_CHIP: Kind.SCHIP,
+}
+
+
+def check_play_phase(state: State, seat: int, action: Action) -> None:
+    """Raise IllegalActionError if the turn owner ``seat`` may not take ``action``."""
+    _check_shape(state, action)
+    kind_type = action.type
+    if kind_type == ActionType.END:
+        if state.hands[seat]:
+            raise IllegalActionError("R19", "you still hold cards: end the turn by discarding one")
+        return
+    assert action.kind is not None
+    if kind_type == ActionType.DISCARD:
+        if not any(CARD_KIND[card] == action.kind for card in state.hands[seat]):
+            raise IllegalActionError("R19", f"you hold no {kind_text(action.kind)} to discard")
+        return
+    _check_source(state, seat, action)
+    if kind_type == ActionType.PLAY:
+        _check_target(state, action)
+    elif kind_type == ActionType.STEAL_CARD:
+        _check_steal_card(state, seat, action)
+    elif kind_type == ActionType.STEAL_CHIP:
+        _check_steal_chip(state, seat, action)
+
+
+def _check_shape(state: State, action: Action) -> None:
+    """Refuse hand-built actions whose fields do not fit their type (R37)."""
+    kind_type = action.type
+    kind = action.kind
+    bad = False
+    if kind_type == ActionType.END:
+        bad = kind is not None
+    elif kind_type == ActionType.DISCARD:
+        bad = kind is None or action.from_discard
+    elif kind_type == ActionType.PLAY:
+        piles = state.settings.piles_per_colour
+        bad = (
+            kind is None or kind >= 12 or (action.pile is not None and not 0 <= action.pile < piles)
+        )
+    else:
+        bad = kind != _CARD_KIND_OF_TYPE[kind_type]
+    if bad:
+        raise IllegalActionError("R37", f"{action!r} is not a well-formed action in this game")
+
+
+def _check_source(state: State, seat: int, action: Action) -> None:
+    assert action.kind is not None
+    name = kind_text(action.kind)
+    if action.from_discard:
+        pile = state.discards[seat]
+        if not pile or CARD_KIND[pile[-1]] != action.kind:
+            raise IllegalActionError("R14", f"the top of your discard pile is not a {name}")
+    elif not any(CARD_KIND[card] == action.kind for card in state.hands[seat]):
+        raise IllegalActionError("R14", f"you hold no {name}")
+
+
+def _check_target(state: State, action: Action) -> None:
+    assert action.kind is not None
+    colour = kind_colour(action.kind)
+    rank = kind_rank(action.kind)
+    per_colour = state.settings.piles_per_colour
+    piles = state.piles[colour * per_colour : (colour + 1) * per_colour]
+    colour_name = COLOUR_NAMES[colour]
+    if action.pile is None:
+        if rank not in (0, 1):
+            raise IllegalActionError("R15", "a new sequence pile starts with a 1 or a wild")
+        if all(piles):
+            raise IllegalActionError(
+                "R9", f"there are already {per_colour} {colour_name} piles; finish one first"
+            )
+        return
+    pile = piles[action.pile]
+    where = f"{colour_name} pile {action.pile + 1}"
+    if not pile:
+        raise IllegalActionError("R15", f"{where} is empty: start a new pile with a 1 or a wild")
+    if rank not in (0, len(pile) + 1):
+        needed = len(pile) + 1
+        raise IllegalActionError("R15", f"{where} needs a {needed} (or a {colour_name} wild)")
+
+
+def _check_victim(state: State, seat: int, victim: int | None, rule_id: str) -> int:
+    if victim is None or not 0 <= victim < state.player_count or victim == seat:
+        raise IllegalActionError(rule_id, f"seat {victim} is not one of your opponents")
+    return victim
+
+
+def _check_steal_card(state: State, seat: int, action: Action) -> None:
+    victim = _check_victim(state, seat, action.victim, "R25")
+    if not state.discards[victim]:
+        raise IllegalActionError("R30", f"seat {victim}'s discard pile is empty: nothing to steal")
+
+
+def _check_steal_chip(state: State, seat: int, action: Action) -> None:
+    victim = _check_victim(state, seat, action.victim, "R28")
+    colour = action.colour
+    if colour not in (0, 1):
+        raise IllegalActionError("R28", "name the colour of the chip to steal")
+    if state.chips[victim][colour] < 1:
+        raise IllegalActionError("R30", f"seat {victim} has no {COLOUR_NAMES[colour]} chip")
+    if not state.settings.steal_chip_can_win and _would_win(state, seat, colour):
+        raise IllegalActionError("R28", "Steal-a-Chip cannot be used to win")
+
+
+def _would_win(state: State, seat: int, colour: int) -> bool:
+    chips = state.chips[seat][:]
+    chips[colour] += 1
+    settings = state.settings
+    least = settings.min_each_colour
+    return sum(chips) >= settings.chips_to_win and min(chips) >= least
+
+
+def legal_ids_for(state: State, seat: int) -> list[int]:
+    """Return the sorted ids of every legal action of ``seat`` now (R38)."""
+    if state.phase == BLOCK_WINDOW:
+        if seat not in state.window_pending:
+            return []
+        holds_block = any(CARD_KIND[card] == Kind.BLOCK for card in state.hands[seat])
+        return [0, 1] if holds_block else [0]
+    if state.phase != PLAYING or seat != state.current:
+        return []
+    space = action_space(state.player_count, state.settings.piles_per_colour)
+    hand = state.hands[seat]
+    hand_mask = 0
+    for card in hand:
+        hand_mask |= 1 << CARD_KIND[card]
+    ids = [3 + kind for kind in range(17) if hand_mask >> kind & 1]
+    if not hand:
+        ids.append(2)
+    targets = _targets_by_kind(state)
+    discard = state.discards[seat]
+    top_kind = CARD_KIND[discard[-1]] if discard else -1
+    for from_discard, mask in ((False, hand_mask), (True, 1 << top_kind if top_kind >= 0 else 0)):
+        offset = 1 if from_discard else 0
+        for kind in range(12):
+            if mask >> kind & 1:
+                ids.extend(space.play_id(from_discard, kind, t) for t in targets[kind])
+        if mask >> Kind.SKIP & 1:
+            ids.append(space.skip_base + offset)
+        if mask >> Kind.REV & 1:
+            ids.append(space.reverse_base + offset)
+        if mask >> Kind.SCARD & 1:
+            ids.extend(_steal_card_ids(state, seat, space.steal_card_base, offset))
+        if mask >> Kind.SCHIP & 1:
+            ids.extend(_steal_chip_ids(state, seat, space.steal_chip_base, offset))
+    ids.sort()
+    return ids
+
+
+def _targets_by_kind(state: State) -> list[list[int]]:
+    """For each coloured kind, the pile targets (index, or P for new) it may go on."""
+    per_colour = state.settings.piles_per_colour
+    result: list[list[int]] = []
+    for colour in (0, 1):
+        piles = state.piles[colour * per_colour : (colour + 1) * per_colour]
+        can_start = not all(piles)
+        by_rank: list[list[int]] = [[] for _ in range(6)]
+        wild: list[int] = []
+        for index, pile in enumerate(piles):
+            if pile:
+                by_rank[len(pile) + 1 if len(pile) < 5 else 0].append(index)
+                wild.append(index)
+        if can_start:
+            by_rank[1].append(per_colour)
+            wild.append(per_colour)
+        result.extend([by_rank[1], by_rank[2], by_rank[3], by_rank[4], by_rank[5], wild])
+    return result
+
+
+def _steal_card_ids(state: State, seat: int, base: int, offset: int) -> list[int]:
+    count = state.player_count
+    block = offset * (count - 1)
+    return [
+        base + block + step - 1 for step in range(1, count) if state.discards[(seat + step) % count]
+    ]
+
+
+def _steal_chip_ids(state: State, seat: int, base: int, offset: int) -> list[int]:
+    count = state.player_count
+    can_win = state.settings.steal_chip_can_win
+    block = offset * (count - 1) * 2
+    return [
+        base + block + (step - 1) * 2 + colour
+        for step in range(1, count)
+        for colour in (0, 1)
+        if state.chips[(seat + step) % count][colour]
+        and (can_win or not _would_win(state, seat, colour))
+    ]

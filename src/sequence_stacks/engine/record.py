@@ -1,0 +1,158 @@
+"""Game records: settings, seed and the actions taken; they replay exactly (R40, R41)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator, Mapping
+from typing import Any, Final
+
+from .actions import Action, parse_action
+from .errors import EngineError, IllegalActionError, RecordError, SettingsError
+from .events import Event
+from .position import position_digest
+from .rng import Seed
+from .rules import apply_in_place, new_game
+from .settings import Settings
+from .state import Result, State
+
+__all__ = ["RECORD_FORMAT", "GameRecord", "Replay"]
+
+RECORD_FORMAT: Final = "sequence-stacks/record"
+RECORD_VERSION: Final = 1
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameRecord:
+    """Everything needed to reproduce one game (R41).
+
+    Attributes:
+        settings: the variant options (R40).
+        seed: the shuffle seed.
+        actions: ``(seat, action)`` pairs in the order they were accepted.
+        result: how the game ended, or None if it was unfinished when saved.
+        digest: the final position's digest, checked on replay when present.
+        meta: free-form JSON data (player names, dates, bot names).
+    """
+
+    settings: Settings
+    seed: Seed
+    actions: tuple[tuple[int, Action], ...] = ()
+    result: Result | None = None
+    digest: str | None = None
+    meta: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the record as JSON-ready data (actions as ``"seat notation"``)."""
+        result = self.result
+        return {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "settings": self.settings.to_dict(),
+            "seed": self.seed,
+            "actions": [f"{seat} {action.notation()}" for seat, action in self.actions],
+            "result": None
+            if result is None
+            else {
+                "reason": result.reason,
+                "winner": result.winner,
+                "returns": list(result.returns),
+            },
+            "digest": self.digest,
+            "meta": dict(self.meta),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> GameRecord:
+        """Parse a record; raise RecordError saying what is malformed."""
+        if not isinstance(data, Mapping):
+            raise RecordError(f"a record is a JSON object, not {type(data).__name__}")
+        if data.get("format") != RECORD_FORMAT:
+            raise RecordError(f"not a game record: 'format' must be {RECORD_FORMAT!r}")
+        if data.get("version") != RECORD_VERSION:
+            raise RecordError(f"unsupported record version {data.get('version')!r}")
+        try:
+            settings = Settings.from_dict(data.get("settings", {}))
+        except (SettingsError, TypeError) as error:
+            raise RecordError(f"settings: {error}") from None
+        seed = data.get("seed")
+        if not isinstance(seed, int | str) or isinstance(seed, bool):
+            raise RecordError("seed must be an integer or a string (R41)")
+        raw_actions = data.get("actions", [])
+        if not isinstance(raw_actions, list):
+            raise RecordError("'actions' must be a list of strings like '0 B1>new'")
+        actions = tuple(_parse_entry(index, entry) for index, entry in enumerate(raw_actions))
+        return cls(
+            settings=settings,
+            seed=seed,
+            actions=actions,
+            result=_parse_result(data.get("result")),
+            digest=_optional_str(data.get("digest"), "digest"),
+            meta=dict(data.get("meta") or {}),
+        )
+
+    def replay(self) -> State:
+        """Replay every action and return the final state; verify result and digest."""
+        replay = Replay(self)
+        for _ in replay:
+            pass
+        final = replay.state
+        if self.result is not None and final.result != self.result:
+            raise RecordError(f"the record says {self.result} but replaying gives {final.result}")
+        if self.digest is not None and position_digest(final) != self.digest:
+            raise RecordError("the replayed final position does not match the record's digest")
+        return final
+
+
+class Replay:
+    """Step through a record one action at a time, with each step's events.
+
+    Iterating yields ``(index, seat, action, events)``; ``state`` is the position after
+    the last step taken.
+    """
+
+    def __init__(self, record: GameRecord) -> None:
+        self.record = record
+        self.start_events: list[Event] = []
+        self.state = new_game(record.settings, record.seed, self.start_events)
+
+    def __iter__(self) -> Iterator[tuple[int, int, Action, list[Event]]]:
+        for index, (seat, action) in enumerate(self.record.actions):
+            events: list[Event] = []
+            try:
+                apply_in_place(self.state, seat, action, events)
+            except IllegalActionError as error:
+                raise RecordError(
+                    f"action {index} ({seat} {action}) is illegal: {error.rule_id}: {error.reason}"
+                ) from None
+            yield index, seat, action, events
+
+
+def _parse_entry(index: int, entry: Any) -> tuple[int, Action]:
+    if not isinstance(entry, str):
+        raise RecordError(f"action {index} must be a string like '0 B1>new', got {entry!r}")
+    seat_text, _, notation = entry.strip().partition(" ")
+    if not seat_text.isdigit():
+        raise RecordError(f"action {index} {entry!r} must start with the acting seat")
+    try:
+        return int(seat_text), parse_action(notation)
+    except EngineError as error:
+        raise RecordError(f"action {index}: {error}") from None
+
+
+def _parse_result(value: Any) -> Result | None:
+    if value is None:
+        return None
+    try:
+        returns = tuple(float(r) for r in value["returns"])
+        winner = value["winner"]
+        if winner is not None and not isinstance(winner, int):
+            raise TypeError("winner must be a seat or null")
+        return Result(str(value["reason"]), winner, returns)
+    except (KeyError, TypeError, ValueError) as error:
+        raise RecordError(f"malformed result {value!r}: {error}") from None
+
+
+def _optional_str(value: Any, name: str) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise RecordError(f"{name} must be a string")
+    return value

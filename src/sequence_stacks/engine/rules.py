@@ -1,0 +1,436 @@
+"""The rules: start a game, list and check actions, apply them (RULES §2-§6).
+
+Three ways to ask about an action (STYLE principle 4): :func:`check` raises an
+:class:`IllegalActionError` naming the rule id, :func:`is_legal` answers yes or no, and
+:func:`legal_actions` / :func:`legal_action_ids` list every legal action of a seat.
+:func:`apply` returns a new state and the events; the old state is untouched.
+:func:`apply_in_place` is the fast path for simulators that own their state.
+"""
+
+from __future__ import annotations
+
+from .actions import Action, ActionType, action_space
+from .cards import CARD_COLOUR, CARD_KIND, Kind, deck_for
+from .errors import IllegalActionError
+from .events import (
+    BlockAnswered,
+    BlockWindowOpened,
+    CardPlayed,
+    CardsDrawn,
+    CardStolen,
+    ChipStolen,
+    ChipTaken,
+    Discarded,
+    Event,
+    GameEnded,
+    PileBlocked,
+    PileCompleted,
+    Reshuffled,
+    ReversePlayed,
+    SkipPlayed,
+    TurnEnded,
+    TurnSkipped,
+    TurnStarted,
+)
+from .legality import check_play_phase, legal_ids_for
+from .rng import Seed, seeded_shuffle
+from .settings import Settings
+from .state import AWAITING, BLOCK_WINDOW, BLOCKED, OVER, PASSED, PLAYING, Result, State
+
+__all__ = [
+    "apply",
+    "apply_id",
+    "apply_in_place",
+    "check",
+    "is_legal",
+    "legal_action_ids",
+    "legal_actions",
+    "new_game",
+]
+
+Events = list[Event] | None
+
+
+def new_game(settings: Settings, seed: Seed, events: list[Event] | None = None) -> State:
+    """Shuffle, deal and start the first turn (R6, R7); fill ``events`` if given."""
+    seed_value: object = seed  # callers may not be type-checked
+    if not isinstance(seed_value, int | str) or isinstance(seed_value, bool):
+        raise TypeError(f"a seed is an int or a str, not {type(seed).__name__} (R41)")
+    state = State.empty(settings, seed)
+    deck = list(
+        deck_for(settings.player_count, keep_two_player_reverses=settings.two_player_reverses)
+    )
+    seeded_shuffle(seed, 0, deck)
+    state.draw = deck
+    state.shuffle_count = 1
+    for offset in range(settings.player_count):
+        seat = (settings.first_seat + offset) % settings.player_count
+        _draw(state, seat, settings.hand_size, "deal", events)
+    _start_turn(state, settings.first_seat, events)
+    return state
+
+
+# --- asking about actions -----------------------------------------------------------
+
+
+def legal_action_ids(state: State, seat: int) -> list[int]:
+    """Return the ids of every legal action of ``seat`` (empty if it may not act, R38)."""
+    return legal_ids_for(state, seat)
+
+
+def legal_actions(state: State, seat: int) -> list[Action]:
+    """Return every legal action of ``seat`` as structured actions (R38)."""
+    table = action_space(state.player_count, state.settings.piles_per_colour).actions_of(seat)
+    return [table[action_id] for action_id in legal_ids_for(state, seat)]
+
+
+def check(state: State, seat: int, action: Action) -> None:
+    """Raise IllegalActionError naming the rule ``action`` breaks; return if legal (R37)."""
+    given: object = action  # callers (servers, records) may pass anything
+    if not isinstance(given, Action):
+        raise IllegalActionError("R37", f"{action!r} is not an action")
+    seat_value: object = seat
+    if not isinstance(seat_value, int) or not 0 <= seat < state.player_count:
+        raise IllegalActionError("R37", f"there is no seat {seat!r} in this game")
+    if state.phase == OVER:
+        raise IllegalActionError("R32", "the game is over")
+    if state.phase == BLOCK_WINDOW:
+        _check_window(state, seat, action)
+        return
+    if action.type in (ActionType.PASS, ActionType.BLOCK):
+        raise IllegalActionError("R29", "Block and pass answer a Block window, and none is open")
+    if seat != state.current:
+        raise IllegalActionError("R20", f"it is seat {state.current}'s turn, not seat {seat}'s")
+    check_play_phase(state, seat, action)
+
+
+def _check_window(state: State, seat: int, action: Action) -> None:
+    if action.type not in (ActionType.PASS, ActionType.BLOCK):
+        raise IllegalActionError(
+            "R29", "a Block window is open: the asked opponents must answer block or pass first"
+        )
+    if seat not in state.window_pending:
+        if seat == state.window_completer:
+            raise IllegalActionError("R29", "a player cannot block their own sequence")
+        raise IllegalActionError("R29", f"seat {seat} has already answered this Block window")
+    if action.type == ActionType.BLOCK and not _hand_has(state, seat, Kind.BLOCK):
+        raise IllegalActionError("R29", "a Block is played from the hand, and there is none in it")
+
+
+def is_legal(state: State, seat: int, action: Action) -> bool:
+    """Return True when ``seat`` may take ``action`` now."""
+    try:
+        check(state, seat, action)
+    except IllegalActionError:
+        return False
+    return True
+
+
+# --- applying actions ---------------------------------------------------------------
+
+
+def apply(state: State, seat: int, action: Action) -> tuple[State, tuple[Event, ...]]:
+    """Return the state after ``seat`` takes ``action`` and the events it caused.
+
+    Raises IllegalActionError (naming the rule) and leaves ``state`` unchanged if the
+    action is illegal (R37).
+    """
+    check(state, seat, action)
+    new = state.clone()
+    events: list[Event] = []
+    _perform(new, seat, action, events)
+    return new, tuple(events)
+
+
+def apply_id(state: State, seat: int, action_id: int) -> tuple[State, tuple[Event, ...]]:
+    """Like :func:`apply`, with the action given by its integer id."""
+    space = action_space(state.player_count, state.settings.piles_per_colour)
+    return apply(state, seat, space.action(action_id, seat))
+
+
+def apply_in_place(
+    state: State,
+    seat: int,
+    action: Action,
+    events: list[Event] | None = None,
+    *,
+    checked: bool = True,
+) -> None:
+    """Apply ``action`` to ``state`` itself (the fast path for simulators and search).
+
+    With ``checked=False`` the caller promises the action came from
+    :func:`legal_action_ids`; an illegal one then corrupts the state.
+    """
+    if checked:
+        check(state, seat, action)
+    _perform(state, seat, action, events)
+
+
+def _perform(state: State, seat: int, action: Action, ev: Events) -> None:
+    kind = action.type
+    if kind == ActionType.PLAY:
+        _play_coloured(state, seat, action, ev)
+    elif kind == ActionType.DISCARD:
+        assert action.kind is not None
+        card = _take_from_hand(state, seat, action.kind)
+        state.discards[seat].append(card)
+        if ev is not None:
+            ev.append(Discarded(seat, card))
+        _end_turn(state, seat, ev, discarded=True)
+    elif kind == ActionType.END:
+        _end_turn(state, seat, ev, discarded=False)
+    elif kind in (ActionType.PASS, ActionType.BLOCK):
+        _answer_window(state, seat, kind == ActionType.BLOCK, ev)
+    else:
+        _play_action_card(state, seat, action, ev)
+
+
+def _take_from_hand(state: State, seat: int, kind: int) -> int:
+    """Remove and return the first card of ``kind`` in the hand."""
+    hand = state.hands[seat]
+    for index, card in enumerate(hand):
+        if CARD_KIND[card] == kind:
+            del hand[index]
+            known = state.known[seat]
+            if card in known:
+                known.remove(card)
+            return card
+    raise AssertionError("checked action names a card the hand does not hold")
+
+
+def _take_card(state: State, seat: int, action: Action) -> int:
+    if action.from_discard:
+        return state.discards[seat].pop()
+    assert action.kind is not None
+    return _take_from_hand(state, seat, action.kind)
+
+
+def _play_coloured(state: State, seat: int, action: Action, ev: Events) -> None:
+    card = _take_card(state, seat, action)
+    colour = CARD_COLOUR[card]
+    per_colour = state.settings.piles_per_colour
+    if action.pile is None:
+        slot = next(
+            s for s in range(colour * per_colour, (colour + 1) * per_colour) if not state.piles[s]
+        )
+    else:
+        slot = colour * per_colour + action.pile
+    pile = state.piles[slot]
+    pile.append(card)
+    state.stall_mask = 0
+    if ev is not None:
+        ev.append(
+            CardPlayed(
+                seat, card, action.from_discard, colour, slot - colour * per_colour, len(pile)
+            )
+        )
+    if len(pile) == 5:
+        _open_window(state, seat, slot, ev)
+    else:
+        _after_own_play(state, seat, ev)
+
+
+def _play_action_card(state: State, seat: int, action: Action, ev: Events) -> None:
+    card = _take_card(state, seat, action)
+    state.special.append(card)
+    kind = action.type
+    source = action.from_discard
+    if kind == ActionType.SKIP:
+        state.pending_skips += 1
+        if ev is not None:
+            ev.append(SkipPlayed(seat, card, source, state.pending_skips))
+    elif kind == ActionType.REVERSE:
+        if state.player_count > 2:  # R30: with two players a Reverse has no effect
+            state.direction = -state.direction
+        if ev is not None:
+            ev.append(ReversePlayed(seat, card, source, state.direction))
+    elif kind == ActionType.STEAL_CARD:
+        assert action.victim is not None
+        stolen = state.discards[action.victim].pop()
+        state.hands[seat].append(stolen)
+        state.known[seat].append(stolen)
+        if ev is not None:
+            ev.append(CardStolen(seat, card, source, action.victim, stolen))
+    else:
+        assert action.victim is not None
+        assert action.colour is not None
+        state.chips[action.victim][action.colour] -= 1
+        state.chips[seat][action.colour] += 1
+        if ev is not None:
+            ev.append(ChipStolen(seat, card, source, action.victim, action.colour))
+        if _has_won(state, seat):  # only reachable with steal_chip_can_win=true (R28, R32)
+            _end_game(state, "win", seat, ev)
+            return
+    _after_own_play(state, seat, ev)
+
+
+def _after_own_play(state: State, seat: int, ev: Events) -> None:
+    """R18: a hand emptied during its owner's turn draws a fresh hand at once."""
+    if not state.hands[seat] and state.phase == PLAYING:
+        _draw(state, seat, state.settings.hand_size, "empty-hand", ev)
+
+
+def _hand_has(state: State, seat: int, kind: int) -> bool:
+    return any(CARD_KIND[card] == kind for card in state.hands[seat])
+
+
+# --- the Block window (R17, R29) --------------------------------------------------------
+
+
+def _open_window(state: State, completer: int, slot: int, ev: Events) -> None:
+    count = state.player_count
+    asked = [(completer + state.direction * step) % count for step in range(1, count)]
+    state.phase = BLOCK_WINDOW
+    state.window_slot = slot
+    state.window_completer = completer
+    state.window_pending = asked
+    state.window_answers = [AWAITING] * count
+    if ev is not None:
+        per_colour = state.settings.piles_per_colour
+        colour = slot // per_colour
+        ev.append(BlockWindowOpened(completer, colour, slot - colour * per_colour, tuple(asked)))
+
+
+def _answer_window(state: State, seat: int, blocked: bool, ev: Events) -> None:
+    state.window_pending.remove(seat)
+    state.window_answers[seat] = BLOCKED if blocked else PASSED
+    if ev is not None:
+        ev.append(BlockAnswered(seat, blocked))
+    if not state.window_pending:
+        _close_window(state, ev)
+
+
+def _close_window(state: State, ev: Events) -> None:
+    completer = state.window_completer
+    slot = state.window_slot
+    count = state.player_count
+    per_colour = state.settings.piles_per_colour
+    colour = slot // per_colour
+    cards = state.piles[slot]
+    state.piles[slot] = []
+    state.pool.extend(cards)
+    answers = state.window_answers
+    order = [(completer + state.direction * step) % count for step in range(1, count)]
+    blocker = next((s for s in order if answers[s] == BLOCKED), None)
+    state.phase = PLAYING
+    state.window_slot = -1
+    state.window_completer = -1
+    state.window_answers = [AWAITING] * count
+    if blocker is not None:
+        block_card = _take_from_hand(state, blocker, Kind.BLOCK)
+        state.special.append(block_card)
+        if ev is not None:
+            ev.append(
+                PileBlocked(blocker, block_card, colour, slot - colour * per_colour, tuple(cards))
+            )
+    else:
+        if ev is not None:
+            ev.append(PileCompleted(completer, colour, slot - colour * per_colour, tuple(cards)))
+        if _take_chip(state, completer, colour, ev):
+            return
+    _after_own_play(state, completer, ev)
+
+
+def _take_chip(state: State, seat: int, colour: int, ev: Events) -> bool:
+    """R17: take a chip of ``colour`` if the supply has one; return True if it wins."""
+    unlimited = state.settings.chip_supply is None
+    taken = unlimited or state.supply[colour] > 0
+    if taken:
+        if not unlimited:
+            state.supply[colour] -= 1
+        state.chips[seat][colour] += 1
+    if ev is not None:
+        ev.append(ChipTaken(seat, colour, taken))
+    if taken and _has_won(state, seat):
+        _end_game(state, "win", seat, ev)
+        return True
+    return False
+
+
+def _has_won(state: State, seat: int) -> bool:
+    """R31: at least ``chips_to_win`` chips with ``min_each_colour`` of each colour."""
+    blue, red = state.chips[seat]
+    settings = state.settings
+    least = settings.min_each_colour
+    return blue + red >= settings.chips_to_win and blue >= least and red >= least
+
+
+def _end_game(state: State, reason: str, winner: int | None, ev: Events) -> None:
+    state.phase = OVER
+    state.result = Result.of(reason, winner, state.player_count)
+    if ev is not None:
+        ev.append(GameEnded(reason, winner, state.result.returns))
+
+
+# --- turns ------------------------------------------------------------------------
+
+
+def _end_turn(state: State, seat: int, ev: Events, *, discarded: bool) -> None:
+    if ev is not None:
+        ev.append(TurnEnded(seat, discarded))
+    count = state.player_count
+    # R33: a whole round with draw pile and pool empty and no card played to a pile.
+    if state.draw or state.pool:
+        state.stall_mask = 0
+    else:
+        state.stall_mask |= 1 << seat
+        if state.stall_mask == (1 << count) - 1:
+            _end_game(state, "stalemate", None, ev)
+            return
+    if state.turn_count >= state.settings.max_turns:
+        _end_game(state, "max_turns", None, ev)
+        return
+    # R20, R26: pass in the current direction, passing over one seat per pending Skip.
+    seat_next = seat
+    for _ in range(state.pending_skips):
+        seat_next = (seat_next + state.direction) % count
+        if ev is not None:
+            ev.append(TurnSkipped(seat_next))
+    state.pending_skips = 0
+    _start_turn(state, (seat_next + state.direction) % count, ev)
+
+
+def _start_turn(state: State, seat: int, ev: Events) -> None:
+    """R13: refill to the hand size (or, without refills, draw on an empty hand)."""
+    state.current = seat
+    state.turn_count += 1
+    if ev is not None:
+        ev.append(TurnStarted(seat, state.turn_count))
+    hand_size = state.settings.hand_size
+    missing = hand_size - len(state.hands[seat])
+    if state.settings.refill_at_turn_start:
+        if missing > 0:
+            _draw(state, seat, missing, "refill", ev)
+    elif missing == hand_size:
+        _draw(state, seat, hand_size, "empty-hand", ev)
+
+
+def _draw(state: State, seat: int, count: int, reason: str, ev: Events) -> None:
+    """Draw up to ``count`` cards, reshuffling the pool when the pile runs out (R21, R22)."""
+    hand = state.hands[seat]
+    draw = state.draw
+    drawn: list[int] = []
+    for _ in range(count):
+        if not draw:
+            if not state.pool:
+                break
+            draw = _reshuffle(state, ev)
+        drawn.append(draw.pop())
+    hand.extend(drawn)
+    if ev is not None:
+        ev.append(CardsDrawn(seat, len(drawn), tuple(drawn), reason))
+
+
+def _reshuffle(state: State, ev: Events) -> list[int]:
+    pile = state.pool
+    state.pool = []
+    epoch = state.shuffle_count
+    seeded_shuffle(state.seed, epoch, pile)
+    card_epoch = state.card_epoch
+    for card in pile:
+        card_epoch[card] = epoch
+    state.shuffle_count = epoch + 1
+    state.draw = pile
+    if ev is not None:
+        ev.append(Reshuffled(epoch, len(pile)))
+    return pile

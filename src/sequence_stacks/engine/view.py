@@ -1,0 +1,119 @@
+"""What one seat (or a spectator) may know: :func:`observe` (RULES §7, R34-R36)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from .legality import legal_ids_for
+from .settings import Settings
+from .state import BLOCK_WINDOW, PHASE_NAMES, Result, State
+
+__all__ = ["View", "observe"]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class View:
+    """A seat's view of a game: everything public (R34) plus its own hand (R35).
+
+    Never holds another seat's hidden cards, the draw pile's order or the seed (R36).
+    ``seat`` is None for a spectator, whose ``hand`` is then None.
+
+    Attributes:
+        hidden_epochs: per seat, the shuffle epochs of the cards in its hand that this
+            viewer cannot see, sorted. Public: everyone saw every draw and every pool
+            that was shuffled, so everyone knows which shuffle each hidden card came from.
+        known_cards: per seat, the cards everyone knows are in that hand (stolen, R25).
+        card_epoch: per card id, the shuffle that last put it in the draw pile.
+        draw_epoch: the shuffle the current draw pile came from.
+        my_answer: the viewer's own answer in an open Block window (None if none).
+        legal_action_ids: the viewer's legal actions now (R38).
+    """
+
+    settings: Settings
+    seat: int | None
+    hand: tuple[int, ...] | None
+    hand_sizes: tuple[int, ...]
+    known_cards: tuple[tuple[int, ...], ...]
+    hidden_epochs: tuple[tuple[int, ...], ...]
+    card_epoch: tuple[int, ...]
+    draw_size: int
+    draw_epoch: int
+    piles: tuple[tuple[int, ...], ...]
+    discards: tuple[tuple[int, ...], ...]
+    special: tuple[int, ...]
+    pool: tuple[int, ...]
+    chips: tuple[tuple[int, int], ...]
+    supply: tuple[int, int] | None
+    direction: int
+    current: int
+    pending_skips: int
+    phase: str
+    window_completer: int | None
+    window_pile: int | None
+    window_pending: tuple[int, ...]
+    my_answer: bool | None
+    turn_count: int
+    stall_mask: int
+    shuffle_count: int
+    result: Result | None
+    legal_action_ids: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the view as JSON-ready data."""
+        data = {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        data["settings"] = self.settings.to_dict()
+        return data
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, tuple):
+        return [_plain(item) for item in value]
+    if isinstance(value, Result):
+        return {"reason": value.reason, "winner": value.winner, "returns": list(value.returns)}
+    return value
+
+
+def observe(state: State, seat: int | None) -> View:
+    """Return what ``seat`` may see of ``state``; ``None`` gives a spectator's view."""
+    if seat is not None and not 0 <= seat < state.player_count:
+        raise ValueError(f"there is no seat {seat} in a {state.player_count}-player game")
+    epochs = state.card_epoch
+    known = tuple(tuple(cards) for cards in state.known)
+    hidden = tuple(
+        () if s == seat else tuple(sorted(epochs[c] for c in hand if c not in state.known[s]))
+        for s, hand in enumerate(state.hands)
+    )
+    in_window = state.phase == BLOCK_WINDOW
+    answer = state.window_answers[seat] if in_window and seat is not None else -1
+    supply = None if state.settings.chip_supply is None else (state.supply[0], state.supply[1])
+    return View(
+        settings=state.settings,
+        seat=seat,
+        hand=None if seat is None else tuple(state.hands[seat]),
+        hand_sizes=tuple(len(hand) for hand in state.hands),
+        known_cards=known,
+        hidden_epochs=hidden,
+        card_epoch=tuple(epochs),
+        draw_size=len(state.draw),
+        draw_epoch=state.shuffle_count - 1,
+        piles=tuple(tuple(pile) for pile in state.piles),
+        discards=tuple(tuple(pile) for pile in state.discards),
+        special=tuple(state.special),
+        pool=tuple(state.pool),
+        chips=tuple((pair[0], pair[1]) for pair in state.chips),
+        supply=supply,
+        direction=state.direction,
+        current=state.current,
+        pending_skips=state.pending_skips,
+        phase=PHASE_NAMES[state.phase],
+        window_completer=state.window_completer if in_window else None,
+        window_pile=state.window_slot if in_window else None,
+        window_pending=tuple(state.window_pending) if in_window else (),
+        my_answer=None if answer < 0 else bool(answer),
+        turn_count=state.turn_count,
+        stall_mask=state.stall_mask,
+        shuffle_count=state.shuffle_count,
+        result=state.result,
+        legal_action_ids=() if seat is None else tuple(legal_ids_for(state, seat)),
+    )
