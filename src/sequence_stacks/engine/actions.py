@@ -168,6 +168,9 @@ def _parse_colour(text: str) -> int:
     return COLOUR_LETTERS.index(letter)
 
 
+KindIds = list[tuple[int, ...]]
+
+
 class ActionSpace:
     """The fixed integer action space for a player count and piles per colour.
 
@@ -189,6 +192,8 @@ class ActionSpace:
         self.size = self.steal_chip_base + 4 * (player_count - 1)
         self._by_seat = tuple(self._table(seat) for seat in range(player_count))
         self._ids = tuple({action: index for index, action in enumerate(t)} for t in self._by_seat)
+        # Filled by the legality module: pile-length shape -> ids per kind (hand, top).
+        self.shape_cache: dict[tuple[int, ...], tuple[KindIds, KindIds]] = {}
 
     def _table(self, seat: int) -> tuple[Action, ...]:
         table: list[Action] = [_WORD_ACTIONS["pass"], _WORD_ACTIONS["block"], _WORD_ACTIONS["end"]]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .actions import Action, ActionType, action_space
+from .actions import Action, ActionSpace, ActionType, KindIds, action_space
 from .cards import CARD_KIND, COLOUR_NAMES, Kind, kind_colour, kind_rank, kind_text
 from .errors import IllegalActionError
 from .state import BLOCK_WINDOW, PLAYING, State
@@ -135,47 +135,73 @@ def legal_ids_for(state: State, seat: int) -> list[int]:
     if state.phase != PLAYING or seat != state.current:
         return []
     space = action_space(state.player_count, state.settings.piles_per_colour)
+    shape = tuple(map(len, state.piles))
+    cached = space.shape_cache.get(shape)
+    by_hand, by_top = cached if cached is not None else _ids_by_kind(space, shape)
     hand = state.hands[seat]
-    hand_mask = 0
-    for card in hand:
-        hand_mask |= 1 << CARD_KIND[card]
-    ids = [3 + kind for kind in range(17) if hand_mask >> kind & 1]
+    ids: list[int] = []
+    kinds = {CARD_KIND[card] for card in hand}
+    for kind in kinds:
+        ids.extend(by_hand[kind])
+    if _SCARD in kinds:
+        ids.extend(_steal_card_ids(state, seat, space.steal_card_base, 0))
+    if _SCHIP in kinds:
+        ids.extend(_steal_chip_ids(state, seat, space.steal_chip_base, 0))
     if not hand:
         ids.append(2)
-    targets = _targets_by_kind(state)
     discard = state.discards[seat]
-    top_kind = CARD_KIND[discard[-1]] if discard else -1
-    for from_discard, mask in ((False, hand_mask), (True, 1 << top_kind if top_kind >= 0 else 0)):
-        offset = 1 if from_discard else 0
-        for kind in range(12):
-            if mask >> kind & 1:
-                ids.extend(space.play_id(from_discard, kind, t) for t in targets[kind])
-        if mask >> Kind.SKIP & 1:
-            ids.append(space.skip_base + offset)
-        if mask >> Kind.REV & 1:
-            ids.append(space.reverse_base + offset)
-        if mask >> Kind.SCARD & 1:
-            ids.extend(_steal_card_ids(state, seat, space.steal_card_base, offset))
-        if mask >> Kind.SCHIP & 1:
-            ids.extend(_steal_chip_ids(state, seat, space.steal_chip_base, offset))
+    if discard:
+        kind = CARD_KIND[discard[-1]]
+        ids.extend(by_top[kind])
+        if kind == _SCARD:
+            ids.extend(_steal_card_ids(state, seat, space.steal_card_base, 1))
+        elif kind == _SCHIP:
+            ids.extend(_steal_chip_ids(state, seat, space.steal_chip_base, 1))
     ids.sort()
     return ids
 
 
-def _targets_by_kind(state: State) -> list[list[int]]:
+_SCARD = int(Kind.SCARD)
+_SCHIP = int(Kind.SCHIP)
+
+
+def _ids_by_kind(space: ActionSpace, shape: tuple[int, ...]) -> tuple[KindIds, KindIds]:
+    """For a shape of pile lengths: per kind, the ids needing no further check.
+
+    The first list is for a card held in the hand (its discard id included), the second
+    for the same kind on top of the actor's discard pile. Cached on the action space,
+    since shapes are few.
+    """
+    targets = _targets_by_kind(shape, space.piles_per_colour)
+    by_hand: KindIds = []
+    by_top: KindIds = []
+    for kind in range(17):
+        for from_discard, table in ((False, by_hand), (True, by_top)):
+            offset = 1 if from_discard else 0
+            ids = [] if from_discard else [3 + kind]
+            if kind < 12:
+                ids.extend(space.play_id(from_discard, kind, t) for t in targets[kind])
+            elif kind == Kind.SKIP:
+                ids.append(space.skip_base + offset)
+            elif kind == Kind.REV:
+                ids.append(space.reverse_base + offset)
+            table.append(tuple(ids))
+    space.shape_cache[shape] = (by_hand, by_top)
+    return by_hand, by_top
+
+
+def _targets_by_kind(shape: tuple[int, ...], per_colour: int) -> list[list[int]]:
     """For each coloured kind, the pile targets (index, or P for new) it may go on."""
-    per_colour = state.settings.piles_per_colour
     result: list[list[int]] = []
     for colour in (0, 1):
-        piles = state.piles[colour * per_colour : (colour + 1) * per_colour]
-        can_start = not all(piles)
+        lengths = shape[colour * per_colour : (colour + 1) * per_colour]
         by_rank: list[list[int]] = [[] for _ in range(6)]
         wild: list[int] = []
-        for index, pile in enumerate(piles):
-            if pile:
-                by_rank[len(pile) + 1 if len(pile) < 5 else 0].append(index)
+        for index, length in enumerate(lengths):
+            if 0 < length < 5:
+                by_rank[length + 1].append(index)
                 wild.append(index)
-        if can_start:
+        if not all(lengths):
             by_rank[1].append(per_colour)
             wild.append(per_colour)
         result.extend([by_rank[1], by_rank[2], by_rank[3], by_rank[4], by_rank[5], wild])

@@ -409,7 +409,15 @@ def _draw(state: State, seat: int, count: int, reason: str, ev: Events) -> None:
     """Draw up to ``count`` cards, reshuffling the pool when the pile runs out (R21, R22)."""
     hand = state.hands[seat]
     draw = state.draw
-    drawn: list[int] = []
+    if 0 < count <= len(draw):  # the common case: no reshuffle needed
+        drawn = draw[-count:]
+        drawn.reverse()
+        del draw[-count:]
+        hand.extend(drawn)
+        if ev is not None:
+            ev.append(CardsDrawn(seat, count, tuple(drawn), reason))
+        return
+    drawn = []
     for _ in range(count):
         if not draw:
             if not state.pool:
