@@ -226,6 +226,10 @@ class ActionSpace:
         """Return the whole table of structured actions for one seat, indexed by id."""
         return self._by_seat[seat]
 
+    def has(self, action: Action, seat: int) -> bool:
+        """Return True if ``action`` is one of this seat's actions (no stray fields)."""
+        return action in self._ids[seat]
+
     def id_of(self, action: Action, seat: int) -> int:
         """Return the id of a structured action for this seat; raise if it has none."""
         action_id = self._ids[seat].get(action)

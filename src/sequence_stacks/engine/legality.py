@@ -7,7 +7,7 @@ from .cards import CARD_KIND, COLOUR_NAMES, Kind, kind_colour, kind_rank, kind_t
 from .errors import IllegalActionError
 from .state import BLOCK_WINDOW, PLAYING, State
 
-__all__ = ["check_play_phase", "legal_ids_for"]
+__all__ = ["check_fields", "check_play_phase", "legal_ids_for"]
 
 _CARD_KIND_OF_TYPE = {
     ActionType.SKIP: Kind.SKIP,
@@ -37,6 +37,28 @@ def check_play_phase(state: State, seat: int, action: Action) -> None:
         _check_steal_card(state, seat, action)
     elif kind_type == ActionType.STEAL_CHIP:
         _check_steal_chip(state, seat, action)
+
+
+def check_fields(action: object) -> None:
+    """Refuse anything that is not an Action with fields of the right types (R37)."""
+    if not isinstance(action, Action):
+        raise IllegalActionError("R37", f"{action!r} is not an action")
+    # Typed as object: hand-built actions from untyped callers may hold anything.
+    action_type: object = action.type
+    from_discard: object = action.from_discard
+    numbers: tuple[object, ...] = (action.pile, action.victim, action.colour)
+    fields_ok = (
+        isinstance(action_type, ActionType)
+        and (action.kind is None or _is_int_in(action.kind, 17))
+        and isinstance(from_discard, bool)
+        and all(v is None or _is_int_in(v, 64) for v in numbers)
+    )
+    if not fields_ok:
+        raise IllegalActionError("R37", f"{action!r} is not a well-formed action")
+
+
+def _is_int_in(value: object, bound: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < bound
 
 
 def _check_shape(state: State, action: Action) -> None:

@@ -32,7 +32,7 @@ from .events import (
     TurnSkipped,
     TurnStarted,
 )
-from .legality import check_play_phase, legal_ids_for
+from .legality import check_fields, check_play_phase, legal_ids_for
 from .rng import Seed, seeded_shuffle
 from .settings import Settings
 from .state import AWAITING, BLOCK_WINDOW, BLOCKED, OVER, PASSED, PLAYING, Result, State
@@ -86,22 +86,27 @@ def legal_actions(state: State, seat: int) -> list[Action]:
 
 def check(state: State, seat: int, action: Action) -> None:
     """Raise IllegalActionError naming the rule ``action`` breaks; return if legal (R37)."""
-    given: object = action  # callers (servers, records) may pass anything
-    if not isinstance(given, Action):
-        raise IllegalActionError("R37", f"{action!r} is not an action")
-    seat_value: object = seat
-    if not isinstance(seat_value, int) or not 0 <= seat < state.player_count:
+    check_fields(action)
+    seat_value: object = seat  # callers (servers, records) may pass anything
+    if (
+        not isinstance(seat_value, int)
+        or isinstance(seat_value, bool)
+        or not 0 <= seat < state.player_count
+    ):
         raise IllegalActionError("R37", f"there is no seat {seat!r} in this game")
     if state.phase == OVER:
         raise IllegalActionError("R32", "the game is over")
     if state.phase == BLOCK_WINDOW:
         _check_window(state, seat, action)
-        return
-    if action.type in (ActionType.PASS, ActionType.BLOCK):
+    elif action.type in (ActionType.PASS, ActionType.BLOCK):
         raise IllegalActionError("R29", "Block and pass answer a Block window, and none is open")
-    if seat != state.current:
+    elif seat != state.current:
         raise IllegalActionError("R20", f"it is seat {state.current}'s turn, not seat {seat}'s")
-    check_play_phase(state, seat, action)
+    else:
+        check_play_phase(state, seat, action)
+    space = action_space(state.player_count, state.settings.piles_per_colour)
+    if not space.has(action, seat):
+        raise IllegalActionError("R37", f"{action!r} has fields its type does not use")
 
 
 def _check_window(state: State, seat: int, action: Action) -> None:

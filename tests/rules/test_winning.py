@@ -1,0 +1,186 @@
+"""RULES §6, winning and the end of the game: the win, when it is checked, stalemate and
+the turn limit (R31-R33)."""
+
+from __future__ import annotations
+
+import pytest
+
+from sequence_stacks.engine import Result, Settings, State, legal_action_ids, new_game
+from sequence_stacks.engine.events import GameEnded
+
+from .helpers import act, assert_refused, kinds, pass_window, rig, run
+
+_FULL_BLUE = ["B1", "B2", "B3", "B4"]
+_FULL_RED = ["R1", "R2", "R3", "R4"]
+
+
+def _two_completions(chips: tuple[int, int], settings: Settings | None = None) -> State:
+    return rig(
+        settings,
+        hands={0: ["B5", "R5", "R3"]},
+        piles={0: _FULL_BLUE, 2: _FULL_RED},
+        chips={0: chips},
+    )
+
+
+def _complete(state: State, text: str) -> State:
+    return pass_window(run(state, (0, text)))
+
+
+# --- R31 the win ------------------------------------------------------------------------
+
+
+def test_r31_five_chips_with_two_of_each_colour_win() -> None:
+    state = _complete(_two_completions((2, 2)), "B5>1")
+    assert state.is_over
+    assert state.result == Result("win", 0, (1.0, -1 / 3, -1 / 3, -1 / 3))
+    assert sum(state.result.returns) == pytest.approx(0.0)
+
+
+def test_r31_four_blue_and_one_red_is_not_a_win() -> None:
+    state = _complete(_two_completions((3, 1)), "B5>1")
+    assert state.chips[0] == [4, 1]
+    assert not state.is_over
+    assert state.result is None
+    state = _complete(state, "R5>1")  # the next red chip wins
+    assert state.chips[0] == [4, 2]
+    assert state.result is not None
+    assert state.result.winner == 0
+
+
+def test_r31_five_of_one_colour_is_not_a_win() -> None:
+    state = _complete(_two_completions((4, 0)), "B5>1")
+    assert state.chips[0] == [5, 0]
+    assert not state.is_over
+
+
+def test_r31_chips_to_win_and_min_each_colour_options() -> None:
+    three_any = Settings(chips_to_win=3, min_each_colour=0)
+    state = _complete(_two_completions((2, 0), three_any), "B5>1")
+    assert state.result is not None
+    assert state.result.winner == 0
+
+    six_three = Settings(chips_to_win=6, min_each_colour=3)
+    state = _complete(_two_completions((3, 2), six_three), "B5>1")
+    assert state.chips[0] == [4, 2]
+    assert not state.is_over
+    state = _complete(state, "R5>1")
+    assert state.chips[0] == [4, 3]
+    assert state.is_over
+
+
+def test_r31_two_player_returns_vector() -> None:
+    settings = Settings(player_count=2)
+    state = _complete(_two_completions((2, 2), settings), "B5>1")
+    assert state.result == Result("win", 0, (1.0, -1.0))
+
+
+# --- R32 when the win is checked --------------------------------------------------------
+
+
+def test_r32_the_game_ends_at_once_mid_turn() -> None:
+    state = run(_two_completions((2, 2)), (0, "B5>1"), (1, "pass"), (2, "pass"))
+    state, events = act(state, 3, "pass")
+    assert GameEnded("win", 0, (1.0, -1 / 3, -1 / 3, -1 / 3)) in events
+    assert state.is_over
+    assert state.deciders() == ()
+    assert state.current_player() is None
+    assert kinds(state.hands[0]) == ["R5", "R3"]  # never discarded
+    assert all(legal_action_ids(state, seat) == [] for seat in range(4))
+    reason = assert_refused(state, 0, "discard R3", "R32")
+    assert "over" in reason
+    assert_refused(state, 0, "R5>1", "R32")
+    assert_refused(state, 1, "pass", "R32")
+
+
+def test_r32_no_win_when_the_supply_gives_no_chip() -> None:
+    state = rig(
+        hands={0: ["R5", "R3"]}, piles={2: _FULL_RED}, chips={0: (3, 1), 1: (0, 10), 2: (0, 9)}
+    )
+    assert state.supply == [17, 0]
+    state = _complete(state, "R5>1")
+    assert state.chips[0] == [3, 1]
+    assert not state.is_over
+
+
+def test_r32_a_blocked_completion_gives_no_win() -> None:
+    state = rig(
+        hands={0: ["B5", "R3"], 1: ["BLOCK", "R1"]}, piles={0: _FULL_BLUE}, chips={0: (1, 3)}
+    )
+    state = run(state, (0, "B5>1"), (1, "block"), (2, "pass"), (3, "pass"))
+    assert state.chips[0] == [1, 3]
+    assert not state.is_over
+
+
+# --- R33 stalemate and the turn limit ---------------------------------------------------
+
+
+def _starved(hands: dict[int, list[str]]) -> State:
+    """Three players, nothing left to draw: draw pile and pool are empty."""
+    return rig(Settings(player_count=3), hands=hands, rest="special")
+
+
+def test_r33_a_round_without_a_card_played_and_nothing_to_draw_is_a_stalemate() -> None:
+    state = _starved({0: ["R3", "R4"], 1: ["B3", "B4"], 2: ["R1", "R2"]})
+    state = run(state, (0, "discard R3"), (1, "discard B3"))
+    assert not state.is_over
+    state, events = act(state, 2, "discard R1")
+    assert state.is_over
+    assert state.result == Result("stalemate", None, (0.0, 0.0, 0.0))
+    assert GameEnded("stalemate", None, (0.0, 0.0, 0.0)) in events
+
+
+def test_r33_a_card_played_to_a_pile_restarts_the_round() -> None:
+    state = _starved({0: ["R3", "R4"], 1: ["B1", "B3", "B4"], 2: ["R1", "R2"]})
+    state = run(state, (0, "discard R3"), (1, "B1>new"), (1, "discard B3"), (2, "discard R1"))
+    assert not state.is_over
+    state = run(state, (0, "discard R4"))
+    assert state.is_over
+    assert state.result is not None
+    assert state.result.reason == "stalemate"
+
+
+def test_r33_no_stalemate_while_the_draw_pile_has_cards() -> None:
+    state = rig(
+        Settings(player_count=3),
+        hands={0: ["R3", "R4"], 1: ["B3", "B4", "B5", "BW", "B2"], 2: ["R1"] * 5},
+        draw=["RW"],
+        rest="special",
+    )
+    state = run(state, (0, "discard R3"), (1, "discard B3"), (2, "discard R1"))
+    assert not state.is_over
+    assert state.stall_mask == 0
+
+
+def test_r33_no_stalemate_while_the_pool_has_cards() -> None:
+    state = rig(
+        Settings(player_count=3),
+        hands={0: ["R3", "R4"], 1: ["B3", "B4", "B5", "BW", "B2"], 2: ["R1"] * 5},
+        pool=["RW"],
+        rest="special",
+    )
+    state = run(state, (0, "discard R3"), (1, "discard B3"), (2, "discard R1"))
+    assert not state.is_over
+
+
+@pytest.mark.parametrize("max_turns", [1, 3])
+def test_r33_the_game_ends_with_no_winner_after_max_turns(max_turns: int) -> None:
+    state = new_game(Settings(max_turns=max_turns), 5)
+    for turn in range(1, max_turns + 1):
+        assert not state.is_over
+        seat = state.current
+        state, events = act(state, seat, f"discard {kinds(state.hands[seat])[0]}")
+        assert state.turn_count == turn + (0 if turn == max_turns else 1)
+    assert state.is_over
+    assert state.result == Result("max_turns", None, (0.0, 0.0, 0.0, 0.0))
+    assert GameEnded("max_turns", None, (0.0, 0.0, 0.0, 0.0)) in events
+
+
+def test_r33_max_turns_default_is_2000() -> None:
+    assert Settings().max_turns == 2000
+    state = rig(hands={0: ["B3"]}, turn_count=1999)
+    state = run(state, (0, "discard B3"))
+    assert not state.is_over
+    state = run(state, (1, f"discard {kinds(state.hands[1])[0]}"))
+    assert state.result is not None
+    assert state.result.reason == "max_turns"
