@@ -184,3 +184,65 @@ def test_r33_max_turns_default_is_2000() -> None:
     state = run(state, (1, f"discard {kinds(state.hands[1])[0]}"))
     assert state.result is not None
     assert state.result.reason == "max_turns"
+
+
+# --- N17 a turn that never ends ---------------------------------------------------------
+
+
+def _endless_turn(limit: int) -> State:
+    """Seat 0 holds a whole blue run, blue chips are all gone, and nothing else can be
+    drawn: each completion goes to the pool, is reshuffled and drawn straight back."""
+    settings = Settings(player_count=2, chip_supply=3, max_turn_actions=limit)
+    return rig(
+        settings,
+        hands={0: ["B1", "B2", "B3", "B4", "B5"], 1: ["R1", "R2"]},
+        chips={1: (3, 0)},
+        rest="special",
+    )
+
+
+def _play_blue_run(state: State) -> tuple[State, int]:
+    """Play the hand's blue cards 1-5 in order, passing each Block window."""
+    plays = 0
+    for text in ("B1>new", "B2>1", "B3>1", "B4>1", "B5>1"):
+        if state.is_over:
+            break
+        state = pass_window(run(state, (0, text)))
+        plays += 1
+    return state, plays
+
+
+def test_n17_a_turn_can_otherwise_loop_without_end() -> None:
+    state = _endless_turn(1000)
+    for _ in range(5):
+        state, _ = _play_blue_run(state)
+        assert not state.is_over
+        assert state.chips[0] == [0, 0]  # R17: blue supply empty, no chip
+        assert sorted(kinds(state.hands[0])) == ["B1", "B2", "B3", "B4", "B5"]
+    assert state.turn_count == 1
+    assert state.turn_actions == 25
+
+
+def test_n17_max_turn_actions_ends_the_game_with_no_winner() -> None:
+    state = _endless_turn(12)
+    total = 0
+    while not state.is_over:
+        state, plays = _play_blue_run(state)
+        total += plays
+    assert total == 12
+    assert state.result == Result("max_turn_actions", None, (0.0, 0.0))
+    assert state.turn_count == 1
+
+
+def test_n17_block_answers_and_the_discard_do_not_count() -> None:
+    state = rig(
+        Settings(max_turn_actions=10),
+        hands={0: ["B5", "R3"]},
+        piles={0: _FULL_BLUE},
+    )
+    state = pass_window(run(state, (0, "B5>1")))
+    assert state.turn_actions == 1
+    state, events = act(state, 0, "discard R3")
+    assert state.current == 1
+    assert state.turn_actions == 0
+    assert not any(isinstance(event, GameEnded) for event in events)

@@ -189,7 +189,7 @@ class TurnEnded:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class GameEnded:
-    """The game ended: ``reason`` is "win", "stalemate" or "max_turns" (R31, R33)."""
+    """The game ended: ``reason`` is "win", "stalemate", "max_turns" or "max_turn_actions"."""
 
     reason: str
     winner: int | None

@@ -66,6 +66,7 @@ def position_to_dict(state: State) -> dict[str, Any]:
         "phase": PHASE_NAMES[state.phase],
         "window": window,
         "turn_count": state.turn_count,
+        "turn_actions": state.turn_actions,
         "stall_mask": state.stall_mask,
         "card_epoch": {card_text(c): e for c, e in enumerate(state.card_epoch) if e},
         "known": [_cards(cards) for cards in state.known],
@@ -179,6 +180,7 @@ def _load_turn(state: State, data: Mapping[str, Any]) -> None:
     state.current = _field(data, "current", int, state.settings.first_seat)
     state.pending_skips = _field(data, "pending_skips", int, 0)
     state.turn_count = _field(data, "turn_count", int, 1)
+    state.turn_actions = _field(data, "turn_actions", int, 0)
     state.stall_mask = _field(data, "stall_mask", int, 0)
     phase = data.get("phase", "playing")
     if phase not in PHASE_NAMES:
@@ -264,6 +266,7 @@ def _validate_turn(state: State) -> None:
         (state.direction in (1, -1), "direction must be 1 or -1 (R27)"),
         (0 <= state.current < count, f"current must be a seat 0-{count - 1}"),
         (state.pending_skips >= 0, "pending_skips cannot be negative (R26)"),
+        (state.turn_actions >= 0, "turn_actions cannot be negative (N17)"),
         (0 <= state.stall_mask < 1 << count, "stall_mask must be a bit per seat"),
         (state.shuffle_count >= 1, "shuffle_count counts the first shuffle, so it is at least 1"),
         (all(e < state.shuffle_count for e in state.card_epoch), "card_epoch beyond shuffle_count"),

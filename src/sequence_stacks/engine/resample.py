@@ -79,6 +79,7 @@ def _state_from_view(view: View) -> State:
     state.pending_skips = view.pending_skips
     state.phase = PHASE_NAMES.index(view.phase)
     state.turn_count = view.turn_count
+    state.turn_actions = view.turn_actions
     state.stall_mask = view.stall_mask
     state.result = view.result
     state.known = [list(cards) for cards in view.known_cards]

@@ -184,10 +184,19 @@ def _perform(state: State, seat: int, action: Action, ev: Events) -> None:
         _end_turn(state, seat, ev, discarded=True)
     elif kind == ActionType.END:
         _end_turn(state, seat, ev, discarded=False)
-    elif kind in (ActionType.PASS, ActionType.BLOCK):
+    elif kind <= ActionType.BLOCK:
         _answer_window(state, seat, kind == ActionType.BLOCK, ev)
     else:
         _play_action_card(state, seat, action, ev)
+    if kind >= ActionType.PLAY:  # a card played by the turn owner (not the ending discard)
+        _count_turn_action(state, ev)
+
+
+def _count_turn_action(state: State, ev: Events) -> None:
+    """N17: a turn that reaches ``max_turn_actions`` plays ends the game, no winner."""
+    state.turn_actions += 1
+    if state.turn_actions >= state.settings.max_turn_actions and state.phase == PLAYING:
+        _end_game(state, "max_turn_actions", None, ev)
 
 
 def _take_from_hand(state: State, seat: int, kind: int) -> int:
@@ -399,6 +408,7 @@ def _start_turn(state: State, seat: int, ev: Events) -> None:
     """R13: refill to the hand size (or, without refills, draw on an empty hand)."""
     state.current = seat
     state.turn_count += 1
+    state.turn_actions = 0
     if ev is not None:
         ev.append(TurnStarted(seat, state.turn_count))
     hand_size = state.settings.hand_size

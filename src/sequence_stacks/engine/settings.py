@@ -19,6 +19,7 @@ OPTION_RULES: Final[dict[str, tuple[str, str]]] = {
     "steal_chip_can_win": ("R28", "may Steal-a-Chip take the winning chip"),
     "two_player_reverses": ("R2/R30", "keep the three Reverse cards with two players"),
     "max_turns": ("R33", "the game ends with no winner after this many turns"),
+    "max_turn_actions": ("R33/N17", "no winner if one turn reaches this many plays"),
     "hand_size": ("R6/R13/R18", "cards dealt, refilled to, and drawn on an empty hand"),
     "chips_to_win": ("R31", "chips needed to win"),
     "min_each_colour": ("R31", "of which at least this many of each colour"),
@@ -40,6 +41,7 @@ class Settings:
     steal_chip_can_win: bool = False
     two_player_reverses: bool = False
     max_turns: int = 2000
+    max_turn_actions: int = 500
     hand_size: int = 5
     chips_to_win: int = 5
     min_each_colour: int = 2
@@ -52,6 +54,7 @@ class Settings:
         _check_range("piles_per_colour", self.piles_per_colour, 1, 4, "R9")
         _check_range("hand_size", self.hand_size, 1, 10, "R6")
         _check_range("max_turns", self.max_turns, 1, 1_000_000, "R33")
+        _check_range("max_turn_actions", self.max_turn_actions, 10, 1_000_000, "R33")
         _check_range("chips_to_win", self.chips_to_win, 1, 40, "R31")
         _check_range("min_each_colour", self.min_each_colour, 0, 20, "R31")
         _check_range("first_seat", self.first_seat, 0, self.player_count - 1, "R7")

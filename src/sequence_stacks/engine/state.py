@@ -32,7 +32,7 @@ class Result:
     """How a game ended (R31, R33).
 
     Attributes:
-        reason: "win", "stalemate" or "max_turns".
+        reason: "win", "stalemate", "max_turns" (R33) or "max_turn_actions" (N17).
         winner: the winning seat, or None.
         returns: per seat, +1 for the winner and -1/(N-1) for the others; 0 for all
             when nobody wins. The returns always sum to 0.
@@ -82,6 +82,7 @@ class State:
         "special",
         "stall_mask",
         "supply",
+        "turn_actions",
         "turn_count",
         "window_answers",
         "window_completer",
@@ -110,6 +111,7 @@ class State:
     window_pending: list[int]
     window_answers: list[int]
     turn_count: int
+    turn_actions: int
     stall_mask: int
     card_epoch: list[int]
     known: list[list[int]]
@@ -142,6 +144,7 @@ class State:
         state.window_pending = []
         state.window_answers = [AWAITING] * count
         state.turn_count = 0
+        state.turn_actions = 0
         state.stall_mask = 0
         state.card_epoch = [0] * CARD_COUNT
         state.known = [[] for _ in range(count)]
@@ -172,6 +175,7 @@ class State:
         new.window_pending = self.window_pending[:]
         new.window_answers = self.window_answers[:]
         new.turn_count = self.turn_count
+        new.turn_actions = self.turn_actions
         new.stall_mask = self.stall_mask
         new.card_epoch = self.card_epoch[:]
         new.known = [cards[:] for cards in self.known]

@@ -54,6 +54,7 @@ class View:
     window_pending: tuple[int, ...]
     my_answer: bool | None
     turn_count: int
+    turn_actions: int
     stall_mask: int
     shuffle_count: int
     result: Result | None
@@ -112,6 +113,7 @@ def observe(state: State, seat: int | None) -> View:
         window_pending=tuple(state.window_pending) if in_window else (),
         my_answer=None if answer < 0 else bool(answer),
         turn_count=state.turn_count,
+        turn_actions=state.turn_actions,
         stall_mask=state.stall_mask,
         shuffle_count=state.shuffle_count,
         result=state.result,
