@@ -1,0 +1,41 @@
+"""Bots by name: the registry the CLI, simulators and servers pick players from."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from .base import Bot
+from .greedy import GreedyBot
+from .random_bot import RandomBot
+
+__all__ = ["BOT_NAMES", "describe_bots", "make_bot"]
+
+_FACTORIES: Final[dict[str, tuple[Callable[..., Bot], str]]] = {
+    "random": (RandomBot, "plays a uniformly random legal action (a baseline)"),
+    "greedy": (
+        GreedyBot,
+        "one-step heuristic: completes sequences, steals chips from the leader, "
+        "blocks winning completions, discards its least useful card",
+    ),
+}
+
+BOT_NAMES: Final[tuple[str, ...]] = tuple(_FACTORIES)
+
+
+def make_bot(name: str, *, seed: int | None = None) -> Bot:
+    """Return a new bot by registry name, with its own RNG seeded by ``seed``.
+
+    Raises ValueError, listing the known names, for an unknown name.
+    """
+    given: object = name  # callers (servers, config files) may pass anything
+    entry = _FACTORIES.get(name.strip().lower()) if isinstance(given, str) else None
+    if entry is None:
+        raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(BOT_NAMES)}")
+    factory, _ = entry
+    return factory(seed=seed)
+
+
+def describe_bots() -> dict[str, str]:
+    """Return a one-line description of every registered bot, by name."""
+    return {name: description for name, (_, description) in _FACTORIES.items()}

@@ -1,0 +1,144 @@
+"""What the subcommands share: errors with exit codes, input files, settings, output."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any, Final
+
+from rich.console import Console
+from rich.text import Text
+
+from sequence_stacks.bots import BOT_NAMES, describe_bots
+from sequence_stacks.engine import Settings, SettingsError
+
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "EXIT_ILLEGAL",
+    "EXIT_OK",
+    "CliError",
+    "add_game_options",
+    "bot_list",
+    "bots_help",
+    "make_console",
+    "print_json",
+    "read_json",
+    "settings_from_args",
+    "styled",
+    "write_json",
+]
+
+EXIT_OK: Final = 0
+EXIT_ILLEGAL: Final = 1
+EXIT_BAD_INPUT: Final = 2
+
+_STYLES: Final = (
+    (r"\bB[1-5W]#\d+|\bblue\b", "bold blue"),
+    (r"\bR[1-5W]#\d+|\bred\b", "bold red"),
+    (r"\b(?:SKIP|REV|SCARD|BLOCK|SCHIP)#\d+", "magenta"),
+    (r"Player \d+", "bold"),
+    (r"\bwins!|\bblocks!", "bold green"),
+)
+
+
+class CliError(Exception):
+    """A user mistake: printed as one line on stderr, never as a traceback."""
+
+    def __init__(self, message: str, exit_code: int = EXIT_BAD_INPUT) -> None:
+        super().__init__(message)
+        self.message = message
+        self.exit_code = exit_code
+
+
+def bot_list(text: str) -> list[str]:
+    """Parse ``greedy,random`` into bot names (an argparse ``type``)."""
+    names = [name.strip().lower() for name in text.split(",")]
+    unknown = [name for name in names if name not in BOT_NAMES]
+    if not names or unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown bot(s) {', '.join(map(repr, unknown))}; known bots: {', '.join(BOT_NAMES)}"
+        )
+    return names
+
+
+def bots_help() -> str:
+    """The bot names and descriptions, for help epilogs."""
+    lines = ["bots:"]
+    for name, text in describe_bots().items():
+        lines += textwrap.wrap(
+            text, width=78, initial_indent=f"  {name:9}", subsequent_indent=" " * 11
+        )
+    return "\n".join(lines)
+
+
+def add_game_options(parser: argparse.ArgumentParser, *, seed_help: str) -> None:
+    """Add --players, --seed and --option to a subcommand."""
+    parser.add_argument(
+        "--players", type=int, default=4, metavar="N", help="number of players, 2-6 (default 4)"
+    )
+    parser.add_argument("--seed", type=int, default=None, metavar="S", help=seed_help)
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a variant option, e.g. --option max_turns=500 (repeatable; see `rules`)",
+    )
+
+
+def settings_from_args(args: argparse.Namespace) -> Settings:
+    """Build validated settings from --players and --option."""
+    options: list[str] = args.option
+    for option in options:
+        if option.partition("=")[0].strip().replace("-", "_") == "player_count":
+            raise CliError("give the number of players with --players, not --option")
+    try:
+        return Settings.from_options(options, player_count=args.players)
+    except SettingsError as error:
+        raise CliError(str(error)) from None
+
+
+def read_json(source: str, what: str) -> Any:
+    """Read JSON from a file path, from ``-`` (stdin), or inline text starting with ``{``."""
+    if source == "-":
+        text = sys.stdin.read()
+    elif source.lstrip().startswith("{"):
+        text = source
+    else:
+        try:
+            text = Path(source).read_text(encoding="utf-8")
+        except OSError as error:
+            raise CliError(f"cannot read {what} {source!r}: {error.strerror or error}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise CliError(f"{what} {source!r} is not valid JSON: {error}") from None
+
+
+def write_json(path: Path, data: Any) -> None:
+    """Write JSON to a file, turning I/O failures into a CliError."""
+    try:
+        path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    except OSError as error:
+        raise CliError(f"cannot write {str(path)!r}: {error.strerror or error}") from None
+
+
+def print_json(data: Any) -> None:
+    """Print JSON to stdout (plain, never through rich)."""
+    print(json.dumps(data, indent=2))
+
+
+def styled(line: str) -> Text:
+    """A log line with colours: blue and red cards, players, wins."""
+    text = Text(line)
+    for pattern, style in _STYLES:
+        text.highlight_regex(pattern, style)
+    return text
+
+
+def make_console(*, stderr: bool = False) -> Console:
+    """A console on stdout (or stderr) that colours only what :func:`styled` marks."""
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
