@@ -88,8 +88,8 @@ class Action:
         if kind_type == ActionType.STEAL_CARD:
             return f"{text}>p{self.victim}"
         if kind_type == ActionType.STEAL_CHIP:
-            assert self.colour is not None
-            return f"{text}>p{self.victim}:{COLOUR_LETTERS[self.colour]}"
+            letter = COLOUR_LETTERS[self.colour] if self.colour in (0, 1) else f"?{self.colour}"
+            return f"{text}>p{self.victim}:{letter}"
         return text
 
     @classmethod
@@ -150,13 +150,14 @@ def _parse_card_action(text: str) -> Action:
 def _parse_pile(target: str) -> int | None:
     if target.lower() == "new":
         return None
-    if not target.isdigit() or int(target) < 1:
+    if not (target.isascii() and target.isdigit()) or int(target) < 1:
         raise ValueError(f"pile {target!r} must be 'new' or a pile number from 1, e.g. B3>1")
     return int(target) - 1
 
 
 def _parse_seat(text: str) -> int:
-    if len(text) < 2 or text[0].lower() != "p" or not text[1:].isdigit():
+    digits = text[1:]
+    if len(text) < 2 or text[0].lower() != "p" or not (digits.isascii() and digits.isdigit()):
         raise ValueError(f"seat {text!r} must look like p2")
     return int(text[1:])
 

@@ -159,7 +159,7 @@ def card_text(card_id: int) -> str:
 def card_from_text(text: str) -> int:
     """Parse ``B3#20`` back to the id 20, checking that the kind matches (R4)."""
     kind_part, sep, id_part = text.strip().partition("#")
-    if not sep or not id_part.isdigit():
+    if not sep or not (id_part.isascii() and id_part.isdigit()):
         raise ValueError(f"card {text!r} is not of the form KIND#ID, e.g. B3#20")
     card_id = int(id_part)
     if not 0 <= card_id < CARD_COUNT:

@@ -20,6 +20,7 @@ __all__ = ["POSITION_FORMAT", "position_digest", "position_from_dict", "position
 POSITION_FORMAT: Final = "sequence-stacks/position"
 POSITION_VERSION: Final = 1
 _ANSWER_TEXT: Final = {PASSED: "pass", BLOCKED: "block"}
+_END_REASONS: Final = ("win", "stalemate", "max_turns", "max_turn_actions")
 
 
 def _cards(cards: Sequence[int]) -> list[str]:
@@ -163,7 +164,7 @@ def _load_zones(state: State, data: Mapping[str, Any]) -> None:
 
 def _load_turn(state: State, data: Mapping[str, Any]) -> None:
     chips = _per_seat(data, "chips", state, [[0, 0]] * state.player_count)
-    state.chips = [[int(pair[0]), int(pair[1])] for pair in chips]
+    state.chips = [_pair(pair, f"chips[{seat}]") for seat, pair in enumerate(chips)]
     supply = data.get("supply")
     limit = state.settings.chip_supply
     if limit is None:
@@ -174,7 +175,7 @@ def _load_turn(state: State, data: Mapping[str, Any]) -> None:
             limit - sum(p[1] for p in state.chips),
         ]
     else:
-        state.supply = [int(supply[0]), int(supply[1])]
+        state.supply = _pair(supply, "supply")
     state.shuffle_count = _field(data, "shuffle_count", int, 1)
     state.direction = _field(data, "direction", int, 1)
     state.current = _field(data, "current", int, state.settings.first_seat)
@@ -198,17 +199,35 @@ def _load_turn(state: State, data: Mapping[str, Any]) -> None:
         )
 
 
+def _pair(value: Any, where: str) -> list[int]:
+    """Read a ``[blue, red]`` pair of whole numbers."""
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        raise PositionError(f"{where} must be a [blue, red] pair of whole numbers")
+    return [value[0], value[1]]
+
+
+def _seat(value: Any, state: State, where: str) -> int:
+    seat = int(value)
+    if not 0 <= seat < state.player_count:
+        raise PositionError(f"{where}: there is no seat {seat} in this game")
+    return seat
+
+
 def _load_window(state: State, window: Any) -> None:
     if not isinstance(window, Mapping):
         raise PositionError("a position in the block_window phase needs a 'window' object (R29)")
-    state.window_completer = int(window["completer"])
+    state.window_completer = _seat(window["completer"], state, "window.completer")
     state.window_slot = int(window["slot"])
-    state.window_pending = [int(seat) for seat in window["pending"]]
+    state.window_pending = [_seat(seat, state, "window.pending") for seat in window["pending"]]
     answers = [AWAITING] * state.player_count
     for seat, answer in dict(window.get("answers", {})).items():
         if answer not in ("pass", "block"):
             raise PositionError(f"window answer {answer!r} must be 'pass' or 'block'")
-        answers[int(seat)] = BLOCKED if answer == "block" else PASSED
+        answers[_seat(seat, state, "window.answers")] = BLOCKED if answer == "block" else PASSED
     state.window_answers = answers
 
 
@@ -260,8 +279,8 @@ def _validate_piles(state: State) -> None:
 def _validate_turn(state: State) -> None:
     count = state.player_count
     for seat, known in enumerate(state.known):
-        if not set(known) <= set(state.hands[seat]):
-            raise PositionError(f"known[{seat}] names cards not in that hand")
+        if not set(known) <= set(state.hands[seat]) or len(set(known)) != len(known):
+            raise PositionError(f"known[{seat}] names cards not in that hand, or twice")
     checks = [
         (state.direction in (1, -1), "direction must be 1 or -1 (R27)"),
         (0 <= state.current < count, f"current must be a seat 0-{count - 1}"),
@@ -269,7 +288,8 @@ def _validate_turn(state: State) -> None:
         (state.turn_actions >= 0, "turn_actions cannot be negative (N17)"),
         (0 <= state.stall_mask < 1 << count, "stall_mask must be a bit per seat"),
         (state.shuffle_count >= 1, "shuffle_count counts the first shuffle, so it is at least 1"),
-        (all(e < state.shuffle_count for e in state.card_epoch), "card_epoch beyond shuffle_count"),
+        (all(0 <= e < state.shuffle_count for e in state.card_epoch), "card_epoch out of range"),
+        (0 <= state.turn_count <= state.settings.max_turns, "turn_count outside 0-max_turns"),
         (
             all(state.card_epoch[c] == state.shuffle_count - 1 for c in state.draw),
             "draw pile epoch",
@@ -279,11 +299,45 @@ def _validate_turn(state: State) -> None:
     for ok, message in checks:
         if not ok:
             raise PositionError(message)
+    if state.result is not None:
+        _validate_result(state.result, count)
     if state.phase == BLOCK_WINDOW:
-        completer = state.window_completer
-        pile = state.piles[state.window_slot] if 0 <= state.window_slot < len(state.piles) else []
-        pending = state.window_pending
-        if len(pile) != 5 or not 0 <= completer < count or completer in pending or not pending:
-            raise PositionError(
-                "the Block window needs a 5-card pile, a completer and askees (R29)"
-            )
+        _validate_window(state)
+
+
+def _validate_result(result: Result, count: int) -> None:
+    if result.reason not in _END_REASONS:
+        raise PositionError(f"result reason {result.reason!r} must be one of {_END_REASONS}")
+    winner: object = result.winner  # loaded from JSON: may be anything
+    winner_ok = winner is None or (isinstance(winner, int) and not isinstance(winner, bool))
+    if not winner_ok or (result.winner is None) != (result.reason != "win"):
+        raise PositionError("a result names a winning seat exactly when its reason is 'win'")
+    if result.winner is not None and not 0 <= result.winner < count:
+        raise PositionError(f"result winner {result.winner} is not a seat")
+    if result != Result.of(result.reason, result.winner, count):
+        raise PositionError(f"result returns {list(result.returns)} are not the standard vector")
+
+
+def _validate_window(state: State) -> None:
+    """R29: a full pile, its completer, and every opponent asked or answered, once."""
+    count = state.player_count
+    completer = state.window_completer
+    slot = state.window_slot
+    pile = state.piles[slot] if 0 <= slot < len(state.piles) else []
+    pending = state.window_pending
+    answered = {s for s, a in enumerate(state.window_answers) if a != AWAITING}
+    opponents = set(range(count)) - {completer}
+    consistent = (
+        len(pile) == 5
+        and 0 <= completer < count
+        and bool(pending)
+        and len(set(pending)) == len(pending)
+        and not set(pending) & answered
+        and completer not in answered
+        and set(pending) | answered == opponents
+    )
+    if not consistent:
+        raise PositionError(
+            "the Block window needs a 5-card pile, a completer, and every opponent either "
+            "still asked or answered, once (R29)"
+        )

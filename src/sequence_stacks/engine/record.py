@@ -87,7 +87,7 @@ class GameRecord:
             actions=actions,
             result=_parse_result(data.get("result")),
             digest=_optional_str(data.get("digest"), "digest"),
-            meta=dict(data.get("meta") or {}),
+            meta=_parse_meta(data.get("meta")),
         )
 
     def replay(self) -> State:
@@ -131,7 +131,7 @@ def _parse_entry(index: int, entry: Any) -> tuple[int, Action]:
     if not isinstance(entry, str):
         raise RecordError(f"action {index} must be a string like '0 B1>new', got {entry!r}")
     seat_text, _, notation = entry.strip().partition(" ")
-    if not seat_text.isdigit():
+    if not (seat_text.isascii() and seat_text.isdigit()):
         raise RecordError(f"action {index} {entry!r} must start with the acting seat")
     try:
         return int(seat_text), parse_action(notation)
@@ -145,11 +145,19 @@ def _parse_result(value: Any) -> Result | None:
     try:
         returns = tuple(float(r) for r in value["returns"])
         winner = value["winner"]
-        if winner is not None and not isinstance(winner, int):
+        if winner is not None and (not isinstance(winner, int) or isinstance(winner, bool)):
             raise TypeError("winner must be a seat or null")
         return Result(str(value["reason"]), winner, returns)
     except (KeyError, TypeError, ValueError) as error:
         raise RecordError(f"malformed result {value!r}: {error}") from None
+
+
+def _parse_meta(value: Any) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise RecordError(f"'meta' must be a JSON object or null, not {type(value).__name__}")
+    return dict(value)
 
 
 def _optional_str(value: Any, name: str) -> str | None:

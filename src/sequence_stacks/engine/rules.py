@@ -200,14 +200,22 @@ def _count_turn_action(state: State, ev: Events) -> None:
 
 
 def _take_from_hand(state: State, seat: int, kind: int) -> int:
-    """Remove and return the first card of ``kind`` in the hand."""
+    """Remove and return a card of ``kind`` from the hand (N1).
+
+    A publicly known card of that kind is spent first, so which copy leaves the hand
+    never tells the other seats anything about the hidden ones (R36); otherwise the
+    first card of that kind in hand order.
+    """
     hand = state.hands[seat]
+    known = state.known[seat]
+    for card in known:
+        if CARD_KIND[card] == kind:
+            known.remove(card)
+            hand.remove(card)
+            return card
     for index, card in enumerate(hand):
         if CARD_KIND[card] == kind:
             del hand[index]
-            known = state.known[seat]
-            if card in known:
-                known.remove(card)
             return card
     raise AssertionError("checked action names a card the hand does not hold")
 

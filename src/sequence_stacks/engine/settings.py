@@ -134,10 +134,10 @@ def _parse_value(name: str, text: str) -> int | bool | None:
         raise SettingsError(f"option {name} takes true or false, not {text!r}")
     if name == "chip_supply" and text.lower() == "unlimited":
         return None
-    try:
-        return int(text)
-    except ValueError:
-        raise SettingsError(f"option {name} takes a whole number, not {text!r}") from None
+    digits = text[1:] if text.startswith("-") else text
+    if not (digits.isascii() and digits.isdigit()):
+        raise SettingsError(f"option {name} takes a whole number, not {text!r}")
+    return int(text)
 
 
 def _check_type(name: str, value: object) -> None:
