@@ -9,6 +9,8 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from sequence_stacks import __version__
+from sequence_stacks.server import add_serve_parser
+from sequence_stacks.tui import add_play_parser
 
 from .common import EXIT_BAD_INPUT, CliError, add_game_options, bot_list, bots_help
 from .games import run_selfplay, run_watch
@@ -20,13 +22,16 @@ __all__ = ["build_parser", "main"]
 Command = Callable[[argparse.Namespace], int]
 
 _DESCRIPTION: Final = """\
-Sequence Stacks: watch bots play, run many bot-vs-bot games, replay recorded games,
-and inspect or change single positions. Rules follow RULES.md (rule ids R1-R41);
-variant options are set with --option NAME=VALUE (list them with `rules`).
+Sequence Stacks: play in the browser (serve) or in the terminal (play), watch bots
+play, run many bot-vs-bot games, replay recorded games, and inspect or change single
+positions. Rules follow RULES.md (rule ids R1-R41); variant options are set with
+--option NAME=VALUE (list them with `rules`).
 """
 
 _EPILOG: Final = """\
 examples:
+  sequence-stacks serve                      # play in the browser at http://127.0.0.1:8000/
+  sequence-stacks play --players 3 --bots greedy   # play in the terminal against bots
   sequence-stacks watch --players 3 --bots greedy,random --seed 7
   sequence-stacks selfplay --games 200 --players 2 --bots greedy,random
   sequence-stacks replay game.json --step --seat 1
@@ -233,6 +238,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(
         title="commands", metavar="COMMAND", dest="command", required=True
     )
+    add_serve_parser(commands)
+    add_play_parser(commands)
     _add_watch(commands)
     _add_selfplay(commands)
     _add_replay(commands)

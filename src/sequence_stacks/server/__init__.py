@@ -1,3 +1,23 @@
-"""Web play: HTTP lobby, WebSocket tables, storage and the browser client."""
+"""Web play: HTTP lobby, WebSocket tables, SQLite storage and the browser client.
 
-__all__: list[str] = []
+``create_app(settings)`` builds the Starlette application; ``sequence-stacks serve``
+(:func:`add_serve_parser`, :func:`run_serve`) runs it on uvicorn. See docs/server.md
+and docs/protocol.md.
+"""
+
+from .app import create_app
+from .config import ServerSettings
+from .serve import add_serve_parser, run_serve
+from .service import TableService
+from .storage import MemoryStorage, SqliteStorage, Storage
+
+__all__ = [
+    "MemoryStorage",
+    "ServerSettings",
+    "SqliteStorage",
+    "Storage",
+    "TableService",
+    "add_serve_parser",
+    "create_app",
+    "run_serve",
+]

@@ -1,0 +1,215 @@
+"""Load benchmark: many concurrent tables played over real WebSockets on loopback.
+
+Starts ``python -m sequence_stacks.server`` on a free port with a fresh SQLite file,
+creates ``--tables`` two-seat tables, and plays every seat from this process with a
+simple client policy (play a card if possible, else discard) for ``--seconds``,
+rematching finished tables. Reports accepted actions per second and the p50/p99
+round trip from sending an action to receiving its acknowledgement (which the server
+sends only after committing the action to SQLite).
+
+    python benchmarks/load.py --tables 200 --seconds 20 [--think 0.5]
+
+``--think`` is each client's pause before acting (a player's pace); ``--think 0`` keeps
+every seat acting as fast as acknowledgements come back, which saturates the server and
+measures its throughput rather than its latency. ``LOAD_SERVER_COMMAND`` replaces the
+server command (for profiling).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+OPTIONS = {"player_count": 2}
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers={"content-type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        data: dict[str, Any] = json.loads(response.read())
+        return data
+
+
+class Seat:
+    """One seated client: acts whenever its view has legal actions."""
+
+    def __init__(self, base: str, table_id: str, token: str, stats: Stats, think: float) -> None:
+        self.url = f"ws://{base}/ws/{table_id}"
+        self.think = think
+        self.token = token
+        self.stats = stats
+        self.version = 0
+        self.actions: list[str] = []
+        self.sent: dict[str, float] = {}
+        self.counter = 0
+
+    async def run(self, stop: float) -> None:
+        async with connect(self.url, max_size=2**22) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": self.token}))
+            while time.monotonic() < stop:
+                try:
+                    text = await asyncio.wait_for(
+                        ws.recv(), timeout=max(0.01, stop - time.monotonic())
+                    )
+                except TimeoutError:
+                    return
+                await self._handle(ws, json.loads(text))
+
+    async def _handle(self, ws: ClientConnection, frame: dict[str, Any]) -> None:
+        kind = frame["type"]
+        if kind == "ack":
+            started = self.sent.pop(frame["id"], None)
+            if started is not None:
+                self.stats.latencies.append(time.monotonic() - started)
+            return
+        if kind == "refused":
+            self.sent.pop(frame["id"], None)
+            self.stats.refused += 1
+            return
+        if kind not in ("sync", "update"):
+            return
+        self.version = frame["version"]
+        if frame.get("actions"):
+            self.actions = frame["actions"]
+        view = frame.get("view")
+        table = frame.get("table") or {}
+        if table.get("status") == "over" and frame.get("you", 0) == 0 and kind == "update":
+            await self._send(ws, {"type": "start"})  # rematch
+            return
+        if not view or not view["legal_action_ids"] or not self.actions:
+            return
+        legal = [self.actions[i] for i in view["legal_action_ids"]]
+        ends = [a for a in legal if a.startswith("discard") or a == "end"]
+        plays = [a for a in legal if a not in ends]
+        choice = "pass" if "pass" in legal else plays[0] if plays else ends[-1]
+        if self.think:
+            await asyncio.sleep(self.think)
+        await self._send(ws, {"type": "act", "action": choice})
+
+    async def _send(self, ws: ClientConnection, message: dict[str, Any]) -> None:
+        self.counter += 1
+        client_id = f"{id(self)}-{self.counter}"
+        self.sent[client_id] = time.monotonic()
+        await ws.send(json.dumps({**message, "id": client_id, "version": self.version}))
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.refused = 0
+
+
+async def _play(
+    base: str, tables: list[tuple[str, list[str]]], seconds: float, think: float
+) -> Stats:
+    stats = Stats()
+    stop = time.monotonic() + seconds
+    seats = [
+        Seat(base, table_id, token, stats, think) for table_id, tokens in tables for token in tokens
+    ]
+    await asyncio.gather(*(seat.run(stop) for seat in seats))
+    return stats
+
+
+def _setup(url: str, count: int) -> list[tuple[str, list[str]]]:
+    tables = []
+    for _ in range(count):
+        table_id = _post(f"{url}/api/tables", {"options": OPTIONS, "visibility": "unlisted"})["id"]
+        tokens = [
+            _post(f"{url}/api/tables/{table_id}/seats", {"name": name})["token"]
+            for name in ("A", "B")
+        ]
+        tables.append((table_id, tokens))
+    return tables
+
+
+async def _start_all(base: str, tables: list[tuple[str, list[str]]]) -> None:
+    for table_id, tokens in tables:
+        async with connect(f"ws://{base}/ws/{table_id}") as ws:
+            await ws.send(json.dumps({"type": "hello", "token": tokens[0]}))
+            sync = json.loads(await ws.recv())
+            await ws.send(json.dumps({"type": "start", "id": "go", "version": sync["version"]}))
+            while json.loads(await ws.recv())["type"] != "ack":
+                pass
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark and print its report."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.5,
+        help="seconds each client waits before acting (0 saturates the server)",
+    )
+    args = parser.parse_args(argv)
+    port = _free_port()
+    with tempfile.TemporaryDirectory() as folder:
+        database = Path(folder) / "load.sqlite3"
+        server_cmd = os.environ.get("LOAD_SERVER_COMMAND")
+        command = (
+            server_cmd.split() if server_cmd else [sys.executable, "-m", "sequence_stacks.server"]
+        )
+        command += ["--port", str(port)]
+        command += ["--db", str(database), "--turn-timeout", "600", "--grace-period", "600"]
+        server = subprocess.Popen(command, env=dict(os.environ), stdout=subprocess.DEVNULL)
+        try:
+            url = f"http://127.0.0.1:{port}"
+            for _ in range(200):
+                try:
+                    urllib.request.urlopen(f"{url}/api/health", timeout=1).close()
+                    break
+                except OSError:
+                    time.sleep(0.05)
+            tables = _setup(url, args.tables)
+            asyncio.run(_start_all(f"127.0.0.1:{port}", tables))
+            started = time.monotonic()
+            stats = asyncio.run(_play(f"127.0.0.1:{port}", tables, args.seconds, args.think))
+            elapsed = time.monotonic() - started
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+    _report(args.tables, elapsed, stats)
+    print(f"client think time: {args.think} s")
+    return 0
+
+
+def _report(tables: int, elapsed: float, stats: Stats) -> None:
+    latencies = sorted(stats.latencies)
+    if not latencies:
+        print("no action was acknowledged")
+        return
+    p50 = statistics.median(latencies) * 1000
+    p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000
+    print(f"tables: {tables} concurrent, 2 seats each, {elapsed:.1f} s")
+    print(f"accepted actions: {len(latencies)} ({len(latencies) / elapsed:.0f} actions/s)")
+    print(f"round trip (send -> ack, committed): p50 {p50:.1f} ms, p99 {p99:.1f} ms")
+    print(f"refused (stale or duplicate): {stats.refused}")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,318 @@
+"""The Starlette application: lobby HTTP API, one WebSocket per table, static client.
+
+Handlers only decode, call the :class:`~.service.TableService`, and encode.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import AsyncIterator, Mapping
+from pathlib import Path
+from typing import Any, Final
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .config import ServerSettings
+from .protocol import COMMAND_TYPES, decode, dumps, refused_frame
+from .service import TableService
+from .storage import Storage, open_storage
+from .table import Refusal
+
+__all__ = ["STATIC_DIR", "create_app"]
+
+STATIC_DIR: Final = Path(__file__).parent / "static"
+SEND_QUEUE_LIMIT: Final = 1000
+TOKEN_HEADER: Final = "x-seat-token"
+_STATUS: Final = {"not_found": 404, "table_full": 409, "game_running": 409}
+_SECURITY_HEADERS: Final = {
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+def create_app(
+    settings: ServerSettings | None = None, *, storage: Storage | None = None
+) -> Starlette:
+    """Build the web application; ``storage`` defaults to the settings' database."""
+    config = settings or ServerSettings()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        store = storage if storage is not None else open_storage(config.database)
+        service = TableService(store, config)
+        app.state.service = service
+        await service.start()
+        try:
+            yield
+        finally:
+            await service.close()
+            if storage is None:
+                store.close()
+
+    routes = [
+        Route("/", _page("index.html")),
+        Route("/t/{table_id}", _page("table.html")),
+        Route("/replay/{table_id}/{game:int}", _page("replay.html")),
+        Route("/api/health", _health),
+        Route("/api/tables", _list_tables, methods=["GET"]),
+        Route("/api/tables", _create_table, methods=["POST"]),
+        Route("/api/tables/{table_id}", _get_table),
+        Route("/api/tables/{table_id}/seats", _sit, methods=["POST"]),
+        Route("/api/tables/{table_id}/games/{game:int}", _replay),
+        WebSocketRoute("/ws/{table_id}", _socket),
+        Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.settings = config
+    return app
+
+
+def _page(name: str) -> Any:
+    async def page(request: Request) -> Response:
+        return FileResponse(STATIC_DIR / name, headers=_SECURITY_HEADERS)
+
+    return page
+
+
+def _service(request: Request | WebSocket) -> TableService:
+    service: TableService = request.app.state.service
+    return service
+
+
+def _error(refusal: Refusal) -> JSONResponse:
+    status = _STATUS.get(refusal.code, 400)
+    body = {"code": refusal.code, "reason": refusal.reason, "rule": refusal.rule_id}
+    return JSONResponse(body, status_code=status, headers=_SECURITY_HEADERS)
+
+
+def _json(data: object, status: int = 200) -> JSONResponse:
+    return JSONResponse(data, status_code=status, headers=_SECURITY_HEADERS)
+
+
+async def _body(request: Request) -> Mapping[str, Any]:
+    limit = request.app.state.settings.max_message_bytes
+    raw = await request.body()
+    if len(raw) > limit:
+        raise Refusal("too_large", f"a request body may be at most {limit} bytes")
+    try:
+        data = json.loads(raw or b"{}")
+    except json.JSONDecodeError:
+        raise Refusal("bad_json", "the request body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise Refusal("bad_request", "the request body is a JSON object")
+    return data
+
+
+async def _health(request: Request) -> Response:
+    return _json({"ok": True})
+
+
+async def _list_tables(request: Request) -> Response:
+    return _json({"tables": _service(request).public_tables()})
+
+
+async def _create_table(request: Request) -> Response:
+    try:
+        data = await _body(request)
+        options = data.get("options", {})
+        if not isinstance(options, dict):
+            raise Refusal("bad_request", "'options' is a JSON object of variant options")
+        table_id = await _service(request).create_table(
+            options, visibility=str(data.get("visibility", "public"))
+        )
+    except Refusal as refusal:
+        return _error(refusal)
+    return _json({"id": table_id, "url": f"/t/{table_id}"}, status=201)
+
+
+async def _get_table(request: Request) -> Response:
+    try:
+        return _json(await _service(request).lobby(request.path_params["table_id"]))
+    except Refusal as refusal:
+        return _error(refusal)
+
+
+async def _sit(request: Request) -> Response:
+    try:
+        data = await _body(request)
+        seat = data.get("seat")
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+            raise Refusal("bad_request", "'seat' must be a seat number")
+        name = data.get("name")
+        if not isinstance(name, str):
+            raise Refusal("bad_request", "a display 'name' is needed")
+        seat_index, token = await _service(request).sit(request.path_params["table_id"], name, seat)
+    except Refusal as refusal:
+        return _error(refusal)
+    return _json({"seat": seat_index, "token": token}, status=201)
+
+
+async def _replay(request: Request) -> Response:
+    step_text = request.query_params.get("step")
+    try:
+        step = None if step_text is None else int(step_text)
+    except ValueError:
+        return _error(Refusal("bad_request", "'step' must be a whole number"))
+    try:
+        data = await _service(request).replay(
+            request.path_params["table_id"],
+            request.path_params["game"],
+            step,
+            request.headers.get(TOKEN_HEADER),
+        )
+    except Refusal as refusal:
+        return _error(refusal)
+    return _json(data)
+
+
+class _TokenBucket:
+    """Per-connection rate limit: ``rate`` messages a second, bursts of ``burst``."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class _Connection:
+    """One WebSocket: a queue of outgoing frames drained by a writer task."""
+
+    def __init__(self, websocket: WebSocket) -> None:
+        self.websocket = websocket
+        self.seat: int | None = None
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.overflowed = False
+
+    def send(self, frame: Mapping[str, Any]) -> None:
+        if self.queue.qsize() >= SEND_QUEUE_LIMIT:
+            self.overflowed = True  # a client this far behind is dropped; it will resync
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(dumps(frame))
+
+    async def write(self) -> None:
+        while True:
+            text = await self.queue.get()
+            if text is None:
+                await self.websocket.close(code=1013, reason="too far behind; reconnect")
+                return
+            await self.websocket.send_text(text)
+
+
+async def _socket(websocket: WebSocket) -> None:
+    settings: ServerSettings = websocket.app.state.settings
+    service = _service(websocket)
+    table_id = websocket.path_params["table_id"]
+    await websocket.accept()
+    connection = _Connection(websocket)
+    writer = asyncio.create_task(connection.write())
+    try:
+        await _read(websocket, connection, service, table_id, settings)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        await service.leave(table_id, connection)
+        writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await writer
+
+
+async def _read(
+    websocket: WebSocket,
+    connection: _Connection,
+    service: TableService,
+    table_id: str,
+    settings: ServerSettings,
+) -> None:
+    bucket = _TokenBucket(settings.rate_per_second, settings.rate_burst)
+    strikes = 0
+    greeted = False
+    while True:
+        try:
+            message = await asyncio.wait_for(
+                websocket.receive(), timeout=3 * settings.heartbeat_interval
+            )
+        except TimeoutError:
+            await _close(connection, 1001, "no heartbeat")
+            return
+        if message["type"] == "websocket.disconnect":
+            return
+        text = message.get("text")
+        if text is None:
+            raw = message.get("bytes") or b""
+            text = raw.decode("utf-8", "replace")
+        if len(text.encode()) > settings.max_message_bytes:
+            refusal = Refusal(
+                "too_large", f"messages may be at most {settings.max_message_bytes} bytes"
+            )
+            connection.send(refused_frame(refusal, None, -1))
+            await _close(connection, 1009, "message too large")
+            return
+        if not bucket.take():
+            strikes += 1
+            connection.send(
+                refused_frame(Refusal("rate_limited", "too many messages; slow down"), None, -1)
+            )
+            if strikes > settings.rate_burst:
+                await _close(connection, 1008, "rate limit")
+                return
+            continue
+        greeted = await _dispatch(connection, service, table_id, text, greeted)
+
+
+async def _dispatch(
+    connection: _Connection, service: TableService, table_id: str, text: str, greeted: bool
+) -> bool:
+    message: dict[str, Any] = {}
+    try:
+        message = decode(text)
+        kind = message["type"]
+        if kind == "ping":
+            connection.send({"type": "pong", "t": message.get("t")})
+        elif kind == "hello":
+            token = message.get("token")
+            await service.hello(
+                table_id,
+                connection,
+                token if isinstance(token, str) else None,
+                message.get("last_version"),
+            )
+            return True
+        elif not greeted:
+            raise Refusal("hello_first", "send a hello message first")
+        elif kind == "sync":
+            await service.sync(table_id, connection, message.get("last_version"))
+        elif kind in COMMAND_TYPES:
+            await service.command(table_id, connection, message)
+    except Refusal as refusal:
+        connection.send(refused_frame(refusal, message.get("id"), -1))
+    return greeted
+
+
+async def _close(connection: _Connection, code: int, reason: str) -> None:
+    # Let queued frames (such as the error saying why) go out first.
+    for _ in range(50):
+        if connection.queue.empty():
+            break
+        await asyncio.sleep(0.01)
+    with contextlib.suppress(Exception):
+        await connection.websocket.close(code=code, reason=reason)

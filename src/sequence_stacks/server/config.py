@@ -1,0 +1,95 @@
+"""Server settings: one frozen object, read from the environment or the command line."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Mapping
+from typing import Final
+
+__all__ = ["ENV_PREFIX", "ServerSettings"]
+
+ENV_PREFIX: Final = "SEQUENCE_STACKS_"
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class ServerSettings:
+    """Everything the web server can be told; all times are in seconds.
+
+    Attributes:
+        host: interface to listen on (localhost by default).
+        port: TCP port; 0 picks a free one.
+        database: SQLite file path, ``":memory:"`` for a throwaway database.
+        turn_timeout: a seated human who does not act for this long has the turn
+            finished for them by a bot.
+        block_timeout: how long every asked opponent has to answer a Block window;
+            no answer is a pass (R29).
+        grace_period: a disconnected player's seat goes to a bot after this long.
+        bot_delay: (low, high) of the uniform think time of a bot's turn action.
+        bot_block_delay: (low, high) of the uniform delay of every bot's Block-window
+            answer, drawn the same way whatever the bot holds (R36: nothing by timing).
+        default_bot: the bot strength that fills empty seats and replaces leavers.
+        heartbeat_interval: the client pings this often; silence for three intervals
+            closes the connection.
+        max_message_bytes: larger client messages are refused and the socket closed.
+        rate_per_second, rate_burst: per-connection token bucket for client messages.
+    """
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    database: str = "sequence-stacks.sqlite3"
+    turn_timeout: float = 90.0
+    block_timeout: float = 8.0
+    grace_period: float = 60.0
+    bot_delay: tuple[float, float] = (0.5, 1.2)
+    bot_block_delay: tuple[float, float] = (0.8, 2.5)
+    default_bot: str = "greedy"
+    heartbeat_interval: float = 15.0
+    max_message_bytes: int = 4096
+    rate_per_second: float = 20.0
+    rate_burst: int = 40
+
+    def __post_init__(self) -> None:
+        for name in ("turn_timeout", "block_timeout", "grace_period", "heartbeat_interval"):
+            if getattr(self, name) <= 0:
+                raise ValueError(f"{name} must be positive, not {getattr(self, name)!r}")
+        for name in ("bot_delay", "bot_block_delay"):
+            low, high = getattr(self, name)
+            if not 0 <= low <= high:
+                raise ValueError(f"{name} must be (low, high) with 0 <= low <= high")
+        if not 0 <= self.port <= 65535:
+            raise ValueError(f"port {self.port} is outside 0-65535")
+        if self.max_message_bytes < 256 or self.rate_burst < 1 or self.rate_per_second <= 0:
+            raise ValueError("message size must be at least 256 bytes and rate limits positive")
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: object) -> ServerSettings:
+        """Read ``SEQUENCE_STACKS_<NAME>`` variables (ranges as ``low,high``), then overrides."""
+        source = os.environ if env is None else env
+        values: dict[str, object] = {}
+        for field in dataclasses.fields(cls):
+            text = source.get(ENV_PREFIX + field.name.upper())
+            if text is not None:
+                values[field.name] = _parse(field.name, text)
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)  # type: ignore[arg-type]  # checked in __post_init__
+
+
+_FLOATS: Final = {"turn_timeout", "block_timeout", "grace_period", "heartbeat_interval"}
+_FLOATS_EXTRA: Final = {"rate_per_second"}
+_INTS: Final = {"port", "max_message_bytes", "rate_burst"}
+_RANGES: Final = {"bot_delay", "bot_block_delay"}
+
+
+def _parse(name: str, text: str) -> object:
+    try:
+        if name in _FLOATS or name in _FLOATS_EXTRA:
+            return float(text)
+        if name in _INTS:
+            return int(text)
+        if name in _RANGES:
+            low, _, high = text.partition(",")
+            return (float(low), float(high or low))
+    except ValueError:
+        raise ValueError(f"{ENV_PREFIX}{name.upper()}={text!r} is not a valid value") from None
+    return text

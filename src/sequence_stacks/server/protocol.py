@@ -1,0 +1,149 @@
+"""The wire format: decoding client messages and rendering per-viewer frames.
+
+Every frame a client receives is rendered here for one viewer (a seat, or None for a
+spectator) from engine views and redacted events, so nothing a viewer may not see can
+reach it (R34-R36). See docs/protocol.md.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from sequence_stacks.engine import (
+    action_space,
+    describe_event,
+    event_for,
+    event_to_dict,
+    observe,
+)
+
+from .table import ANSWERS, Entry, Refusal, Table
+
+__all__ = [
+    "CLIENT_TYPES",
+    "COMMAND_TYPES",
+    "decode",
+    "entry_dict",
+    "lobby_dict",
+    "refused_frame",
+    "view_dict",
+]
+
+# Messages that change a table: they carry a client id and the version the client saw.
+COMMAND_TYPES: Final = frozenset({"act", "add_bot", "remove_bot", "start", "leave"})
+CLIENT_TYPES: Final = COMMAND_TYPES | {"hello", "ping", "sync"}
+CLIENT_ID_LIMIT: Final = 64
+
+
+def decode(text: str) -> dict[str, Any]:
+    """Parse one client message; raise Refusal ("bad_json", "unknown_type", "bad_request")."""
+    try:
+        message = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        raise Refusal("bad_json", "the message is not valid JSON") from None
+    if not isinstance(message, dict):
+        raise Refusal("bad_request", "a message is a JSON object with a 'type'")
+    kind = message.get("type")
+    if kind not in CLIENT_TYPES:
+        raise Refusal("unknown_type", f"unknown message type {kind!r}")
+    if kind in COMMAND_TYPES:
+        client_id = message.get("id")
+        if not isinstance(client_id, str) or not 0 < len(client_id) <= CLIENT_ID_LIMIT:
+            raise Refusal("bad_request", f"a {kind} message needs an 'id' string (1-64 chars)")
+        if not _is_int(message.get("version")):
+            raise Refusal("bad_request", f"a {kind} message needs the 'version' it expects")
+    for key in ("seat", "last_version"):
+        if message.get(key) is not None and not _is_int(message[key]):
+            raise Refusal("bad_request", f"'{key}' must be a whole number")
+    return message
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def refused_frame(refusal: Refusal, client_id: object, version: int) -> dict[str, Any]:
+    """The frame telling the acting client why its request changed nothing (R37)."""
+    return {
+        "type": "refused" if refusal.code not in _ERROR_CODES else "error",
+        "id": client_id if isinstance(client_id, str) else None,
+        "code": refusal.code,
+        "rule": refusal.rule_id,
+        "reason": refusal.reason,
+        "version": version,
+    }
+
+
+_ERROR_CODES: Final = frozenset(
+    {"bad_json", "unknown_type", "too_large", "rate_limited", "hello_first", "not_found"}
+)
+
+
+def lobby_dict(table: Table, connected: Sequence[bool]) -> dict[str, Any]:
+    """The table's public facts: seats, status, settings and the last result."""
+    state = table.state
+    result = state.result if state is not None else None
+    return {
+        "id": table.table_id,
+        "visibility": table.visibility,
+        "status": table.status,
+        "game": table.game_no,
+        "settings": table.settings.to_dict(),
+        "seats": [
+            {"seat": index, **seat.public(), "connected": connected[index]}
+            for index, seat in enumerate(table.seats)
+        ],
+        "result": None
+        if result is None
+        else {"reason": result.reason, "winner": result.winner, "returns": list(result.returns)},
+    }
+
+
+def view_dict(table: Table, viewer: int | None) -> dict[str, Any] | None:
+    """The viewer's view of the current game (a spectator has no hand), or None."""
+    if table.state is None:
+        return None
+    return observe(table.state, viewer).to_dict()
+
+
+def action_table(table: Table, viewer: int | None) -> list[str] | None:
+    """Notation of every action id for the viewer's seat (to decode legal ids)."""
+    if viewer is None:
+        return None
+    settings = table.settings
+    space = action_space(settings.player_count, settings.piles_per_colour)
+    return [action.notation() for action in space.actions_of(viewer)]
+
+
+def entry_dict(entry: Entry, viewer: int | None, *, full: bool = False) -> dict[str, Any]:
+    """One entry as ``viewer`` may see it: events redacted, Block answers hidden (R29).
+
+    ``full`` skips the redaction: only for replays of finished games.
+    """
+    action = entry.action
+    notation: str | None = None
+    if action is not None:
+        hidden = action.type in ANSWERS and entry.seat != viewer and not full
+        notation = "answer" if hidden else action.notation()
+    events = []
+    for event in entry.events:
+        mine = event if full else event_for(event, viewer)
+        data = event_to_dict(mine)
+        data["text"] = describe_event(mine)
+        events.append(data)
+    return {
+        "version": entry.version,
+        "op": entry.op,
+        "seat": entry.seat,
+        "game": entry.game,
+        "action": notation,
+        "auto": entry.auto,
+        "events": events,
+    }
+
+
+def dumps(frame: Mapping[str, Any]) -> str:
+    """Encode a frame compactly."""
+    return json.dumps(frame, separators=(",", ":"))

@@ -1,0 +1,74 @@
+"""``sequence-stacks serve``: run the web server on uvicorn and print its URL."""
+
+from __future__ import annotations
+
+import argparse
+import socket
+from typing import Any
+
+from .config import ServerSettings
+
+__all__ = ["add_serve_parser", "run_serve"]
+
+
+def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the ``serve`` subcommand to an argparse subparsers object; return its parser."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "serve",
+        help="play in the browser: start the web server (lobby, tables, bots)",
+        description=(
+            "Start the Sequence Stacks web server with an embedded SQLite database. "
+            "Every option may also be set as SEQUENCE_STACKS_<NAME> in the environment."
+        ),
+    )
+    parser.add_argument("--host", help="interface to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, help="TCP port (default 8000; 0 picks a free one)")
+    parser.add_argument(
+        "--db", dest="database", help="SQLite database file (default sequence-stacks.sqlite3)"
+    )
+    parser.add_argument("--turn-timeout", type=float, help="seconds a player has to act")
+    parser.add_argument("--block-timeout", type=float, help="seconds to answer a Block window")
+    parser.add_argument(
+        "--grace-period",
+        type=float,
+        help="seconds before a disconnected player's seat goes to a bot",
+    )
+    parser.add_argument("--bot-delay", help="bot think time range in seconds, as low,high")
+    parser.add_argument("--log-level", default="warning", help="uvicorn log level")
+    parser.set_defaults(run=run_serve)
+    return parser
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Run the server until interrupted; return the exit status."""
+    import uvicorn  # noqa: PLC0415 - imported only when serving
+
+    from .app import create_app  # noqa: PLC0415 - keeps `--help` fast
+
+    overrides: dict[str, object] = {
+        name: getattr(args, name, None)
+        for name in ("host", "port", "database", "turn_timeout", "block_timeout", "grace_period")
+    }
+    bot_delay = getattr(args, "bot_delay", None)
+    if bot_delay:
+        low, _, high = str(bot_delay).partition(",")
+        overrides["bot_delay"] = (float(low), float(high or low))
+    settings = ServerSettings.from_env(None, **overrides)
+    port = settings.port or _free_port(settings.host)
+    print(f"Sequence Stacks is being served at http://{settings.host}:{port}/", flush=True)
+    print(f"Database: {settings.database}  (Ctrl+C to stop)", flush=True)
+    uvicorn.run(
+        create_app(settings),
+        host=settings.host,
+        port=port,
+        log_level=str(getattr(args, "log_level", "warning")),
+        ws_max_size=settings.max_message_bytes * 4,
+    )
+    return 0
+
+
+def _free_port(host: str) -> int:
+    with socket.socket() as probe:
+        probe.bind((host, 0))
+        port: int = probe.getsockname()[1]
+        return port

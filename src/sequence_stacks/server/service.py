@@ -1,0 +1,562 @@
+"""The table service: the one place that changes tables.
+
+Per table, an ``asyncio.Lock`` serialises every change; each change is prepared
+(validated), committed to storage, applied, acknowledged, then broadcast, in that order.
+A runner task per table plays bots, answers Block windows that time out (a pass, R29),
+finishes the turns of players who ran out of time, and hands absent players' seats to
+bots after the grace period.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import hashlib
+import logging
+import random
+import secrets
+import time
+from collections.abc import Callable, Mapping
+from typing import Any, Final, Protocol
+
+from sequence_stacks.bots import BOT_NAMES, Bot, make_bot
+from sequence_stacks.engine import (
+    Action,
+    ActionType,
+    EngineError,
+    GameRecord,
+    Replay,
+    Settings,
+    SettingsError,
+    legal_actions,
+    observe,
+)
+
+from .config import ServerSettings
+from .protocol import action_table, entry_dict, lobby_dict, view_dict
+from .storage import LogEntry, Storage, TableRow
+from .table import BOT, HUMAN, Entry, Refusal, Table
+
+__all__ = ["Subscriber", "TableService", "hash_token"]
+
+log = logging.getLogger("sequence_stacks.server")
+
+AUTOPILOT_LIMIT: Final = 100
+CATCH_UP_LIMIT: Final = 1000
+LOG_LIMIT: Final = 400
+VISIBILITIES: Final = ("public", "unlisted")
+
+
+class Subscriber(Protocol):
+    """A connection watching a table; ``send`` must not block (queue the frame)."""
+
+    seat: int | None
+
+    def send(self, frame: Mapping[str, Any]) -> None:
+        """Queue one frame for the client."""
+        ...
+
+
+def hash_token(token: str) -> str:
+    """Return the stored form of a seat token (only its SHA-256 is ever kept)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclasses.dataclass(slots=True)
+class _Plan:
+    """An automatic action the runner will take at ``due`` (clock seconds)."""
+
+    due: float
+    seat: int
+    kind: str  # "bot", "timeout" or "replace"
+
+
+@dataclasses.dataclass(eq=False, slots=True)
+class _Runtime:
+    table: Table
+    lock: asyncio.Lock = dataclasses.field(default_factory=asyncio.Lock)
+    wake: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
+    subscribers: set[Subscriber] = dataclasses.field(default_factory=set)
+    plans: dict[tuple[object, ...], _Plan] = dataclasses.field(default_factory=dict)
+    absent_since: dict[int, float] = dataclasses.field(default_factory=dict)
+    bots: dict[int, Bot] = dataclasses.field(default_factory=dict)
+    window_opened_at: float = 0.0
+    task: asyncio.Task[None] | None = None
+
+    def connected(self) -> list[bool]:
+        seats = {sub.seat for sub in self.subscribers}
+        return [index in seats for index in range(len(self.table.seats))]
+
+
+class TableService:
+    """Creates, loads and changes tables; the WebSocket and HTTP handlers call only this."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        settings: ServerSettings,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.storage = storage
+        self.settings = settings
+        self.clock = clock
+        self.rng = rng or random.Random()
+        self._runtimes: dict[str, _Runtime] = {}
+        self._loading = asyncio.Lock()
+        self._closed = False
+
+    # --- life cycle -----------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Rebuild every table with an unfinished game and restart its runner."""
+        for row in self.storage.tables(status="playing"):
+            await self._runtime(row.table_id)
+
+    async def close(self) -> None:
+        """Stop every runner (the storage is closed by its owner)."""
+        self._closed = True
+        tasks = [rt.task for rt in self._runtimes.values() if rt.task is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _runtime(self, table_id: str) -> _Runtime:
+        runtime = self._runtimes.get(table_id)
+        if runtime is not None:
+            return runtime
+        async with self._loading:
+            runtime = self._runtimes.get(table_id)
+            if runtime is not None:
+                return runtime
+            row = self.storage.table(table_id)
+            if row is None:
+                raise Refusal("not_found", f"there is no table {table_id!r}")
+            runtime = _Runtime(Table.rebuild(row, self.storage.entries(table_id)))
+            now = self.clock()
+            for index, seat in enumerate(runtime.table.seats):
+                if seat.kind == HUMAN:
+                    runtime.absent_since[index] = now
+            self._runtimes[table_id] = runtime
+            self._replan(runtime)
+            runtime.task = asyncio.create_task(self._run(runtime), name=f"table-{table_id}")
+            return runtime
+
+    # --- lobby (HTTP) ----------------------------------------------------------------
+
+    async def create_table(self, options: Mapping[str, Any], *, visibility: str) -> str:
+        """Create a table with validated engine settings; return its id."""
+        if visibility not in VISIBILITIES:
+            raise Refusal("bad_request", "visibility is 'public' or 'unlisted'")
+        try:
+            settings = Settings.from_dict(options)
+        except (SettingsError, TypeError) as error:
+            raise Refusal("bad_request", str(error)) from None
+        table_id = secrets.token_urlsafe(9)
+        self.storage.create_table(
+            TableRow(
+                table_id=table_id,
+                created_at=time.time(),
+                visibility=visibility,
+                settings=settings.to_dict(),
+                summary={"seats": [{"kind": "empty"}] * settings.player_count, "game": 0},
+            )
+        )
+        return table_id
+
+    def public_tables(self, limit: int = 50) -> list[dict[str, Any]]:
+        """The public tables, newest first, as the lobby list shows them."""
+        return [
+            {
+                "id": row.table_id,
+                "status": row.status,
+                "players": row.settings.get("player_count"),
+                "seats": row.summary.get("seats", []),
+                "game": row.summary.get("game", 0),
+            }
+            for row in self.storage.tables(visibility="public")[:limit]
+        ]
+
+    async def lobby(self, table_id: str) -> dict[str, Any]:
+        """A table's public facts."""
+        runtime = await self._runtime(table_id)
+        return lobby_dict(runtime.table, runtime.connected())
+
+    async def sit(self, table_id: str, name: str, seat: int | None) -> tuple[int, str]:
+        """Seat a human; return the seat and its secret token (only its hash is stored)."""
+        runtime = await self._runtime(table_id)
+        token = secrets.token_urlsafe(24)
+        async with runtime.lock:
+            payload = runtime.table.prepare_sit(name, seat, hash_token(token))
+            await self._commit(runtime, payload)
+        return int(payload["seat"]), token
+
+    # --- connections ---------------------------------------------------------------
+
+    async def hello(
+        self, table_id: str, subscriber: Subscriber, token: str | None, last_version: int | None
+    ) -> None:
+        """(Re)identify a connection by its seat token and send it a sync frame."""
+        runtime = await self._runtime(table_id)
+        async with runtime.lock:
+            table = runtime.table
+            seat = table.seat_of(hash_token(token)) if token else None
+            self._forget(runtime, subscriber)
+            subscriber.seat = seat
+            runtime.subscribers.add(subscriber)
+            if seat is not None:
+                runtime.absent_since.pop(seat, None)
+            self._replan(runtime)
+            subscriber.send(self._sync_frame(runtime, seat, last_version, bool(token)))
+            self._presence(runtime)
+
+    async def sync(self, table_id: str, subscriber: Subscriber, last_version: int | None) -> None:
+        """Send a sync frame: entries since ``last_version`` and the current view."""
+        runtime = await self._runtime(table_id)
+        async with runtime.lock:
+            subscriber.send(self._sync_frame(runtime, subscriber.seat, last_version, False))
+
+    async def leave(self, table_id: str, subscriber: Subscriber) -> None:
+        """Forget a closed connection; its seat's grace period starts if it was the last."""
+        runtime = self._runtimes.get(table_id)
+        if runtime is None or subscriber not in runtime.subscribers:
+            return
+        async with runtime.lock:
+            self._forget(runtime, subscriber)
+            self._replan(runtime)
+            self._presence(runtime)
+
+    def _forget(self, runtime: _Runtime, subscriber: Subscriber) -> None:
+        if subscriber not in runtime.subscribers:
+            return
+        runtime.subscribers.discard(subscriber)
+        seat = subscriber.seat
+        if seat is not None and not runtime.connected()[seat]:
+            runtime.absent_since[seat] = self.clock()
+
+    def _sync_frame(
+        self, runtime: _Runtime, seat: int | None, last_version: int | None, had_token: bool
+    ) -> dict[str, Any]:
+        table = runtime.table
+        history = table.history
+        missed = None
+        if last_version is not None and 0 <= last_version <= table.version:
+            count = table.version - last_version
+            if count <= min(CATCH_UP_LIMIT, len(history)):
+                missed = history[len(history) - count :] if count else []
+        reset = missed is None
+        if missed is None:
+            game = table.game_no
+            missed = [entry for entry in history if entry.game == game][-LOG_LIMIT:]
+        return {
+            "type": "sync",
+            "version": table.version,
+            "you": seat,
+            "token_rejected": had_token and seat is None,
+            "table": lobby_dict(table, runtime.connected()),
+            "view": view_dict(table, seat),
+            "actions": action_table(table, seat) if table.state is not None else None,
+            "bots": list(BOT_NAMES),
+            "reset": reset,
+            "entries": [entry_dict(entry, seat) for entry in missed],
+            "timer": self._timer(runtime),
+        }
+
+    def _presence(self, runtime: _Runtime) -> None:
+        frame = {"type": "presence", "connected": runtime.connected()}
+        for subscriber in list(runtime.subscribers):
+            subscriber.send(frame)
+
+    # --- commands (WebSocket) ----------------------------------------------------------
+
+    async def command(
+        self, table_id: str, subscriber: Subscriber, message: Mapping[str, Any]
+    ) -> None:
+        """Run one decoded client command; answer the sender with ack or refused."""
+        runtime = await self._runtime(table_id)
+        client_id = str(message["id"])
+        async with runtime.lock:
+            table = runtime.table
+            done = table.client_ids.get(client_id)
+            if done is not None:
+                subscriber.send(
+                    {"type": "ack", "id": client_id, "version": done, "duplicate": True}
+                )
+                return
+            try:
+                payload = self._prepare(runtime, subscriber.seat, message)
+            except Refusal as refusal:
+                subscriber.send(_refused(refusal, client_id, table.version))
+                return
+            payload["client"] = client_id
+            await self._commit(runtime, payload, ack=(subscriber, client_id))
+
+    def _prepare(
+        self, runtime: _Runtime, seat: int | None, message: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        table = runtime.table
+        kind = str(message["type"])
+        if seat is None:
+            raise Refusal("not_seated", "only a seated player can do that; take a seat first")
+        if not table.is_expected(int(message["version"]), kind, seat):
+            raise Refusal(
+                "stale", f"the table is at version {table.version}; you saw {message['version']}"
+            )
+        if kind == "act":
+            action = message.get("action")
+            if action is None:
+                action = message.get("action_id")
+            return table.prepare_act(seat, action, client=None)
+        if kind == "add_bot":
+            bot = message.get("bot", self.settings.default_bot)
+            return table.prepare_add_bot(message.get("seat"), str(bot), BOT_NAMES)
+        if kind == "remove_bot":
+            target = message.get("seat")
+            if target is None:
+                raise Refusal("bad_request", "remove_bot needs the 'seat' of the bot")
+            return table.prepare_remove_bot(int(target))
+        if kind == "start":
+            return table.prepare_start(secrets.randbits(63), self.settings.default_bot)
+        return table.prepare_leave(seat, self.settings.default_bot)
+
+    async def _commit(
+        self,
+        runtime: _Runtime,
+        payload: dict[str, Any],
+        *,
+        ack: tuple[Subscriber, str] | None = None,
+    ) -> Entry:
+        """Store, apply, acknowledge, broadcast, replan: the one way a table changes."""
+        table = runtime.table
+        version = table.version + 1
+        entry = table.apply(LogEntry(version, payload))
+        try:
+            self.storage.append(
+                table.table_id,
+                LogEntry(version, payload),
+                status=table.status,
+                summary=table.summary(),
+            )
+        except Exception:
+            log.exception("table %s: storing version %d failed; reloading", table.table_id, version)
+            self._reload(runtime)
+            raise
+        if entry.op == "start":
+            runtime.bots.clear()
+        if entry.op == "sit" and entry.seat is not None and not runtime.connected()[entry.seat]:
+            runtime.absent_since[entry.seat] = self.clock()
+        if table.state is not None and table.window_version == version:
+            runtime.window_opened_at = self.clock()
+        if ack is not None:
+            ack[0].send({"type": "ack", "id": ack[1], "version": version})
+        self._replan(runtime)
+        self._broadcast(runtime, entry)
+        return entry
+
+    def _reload(self, runtime: _Runtime) -> None:
+        row = self.storage.table(runtime.table.table_id)
+        assert row is not None
+        runtime.table = Table.rebuild(row, self.storage.entries(row.table_id))
+
+    def _broadcast(self, runtime: _Runtime, entry: Entry) -> None:
+        table = runtime.table
+        lobby = lobby_dict(table, runtime.connected())
+        timer = self._timer(runtime)
+        frames: dict[int | None, dict[str, Any]] = {}
+        for subscriber in list(runtime.subscribers):
+            seat = subscriber.seat
+            frame = frames.get(seat)
+            if frame is None:
+                frame = {
+                    "type": "update",
+                    **entry_dict(entry, seat),
+                    "table": lobby,
+                    "view": view_dict(table, seat),
+                    "timer": timer,
+                }
+                if entry.op == "start":
+                    frame["actions"] = action_table(table, seat)
+                frames[seat] = frame
+            subscriber.send(frame)
+
+    # --- the runner: bots, timers, grace periods ------------------------------------
+
+    def _timer(self, runtime: _Runtime) -> dict[str, Any] | None:
+        state = runtime.table.state
+        if state is None or state.is_over:
+            return None
+        now = self.clock()
+        if state.phase == 1:
+            deadline = runtime.window_opened_at + self.settings.block_timeout
+            return {
+                "kind": "block",
+                "seats": list(state.window_pending),
+                "remaining_ms": max(0, round((deadline - now) * 1000)),
+            }
+        plan = runtime.plans.get(("turn", runtime.table.version))
+        if plan is None or plan.kind != "timeout":
+            return None
+        return {
+            "kind": "turn",
+            "seats": [plan.seat],
+            "remaining_ms": max(0, round((plan.due - now) * 1000)),
+        }
+
+    def _replan(self, runtime: _Runtime) -> None:
+        """Recompute the automatic actions due; keep those whose situation is unchanged."""
+        table = runtime.table
+        state = table.state
+        wanted: dict[tuple[object, ...], _Plan] = {}
+        if state is not None and not state.is_over:
+            now = self.clock()
+            if state.phase == 1:
+                for seat in state.window_pending:
+                    key: tuple[object, ...] = ("window", table.window_version, seat)
+                    wanted[key] = runtime.plans.get(key) or self._window_plan(runtime, seat)
+            else:
+                seat = state.current
+                key = ("turn", table.version)
+                wanted[key] = runtime.plans.get(key) or self._turn_plan(table, seat, now)
+            for seat_index, since in runtime.absent_since.items():
+                if table.seats[seat_index].kind == HUMAN:
+                    due = since + self.settings.grace_period
+                    wanted[("replace", seat_index)] = _Plan(due, seat_index, "replace")
+        runtime.plans = wanted
+        runtime.wake.set()
+
+    def _window_plan(self, runtime: _Runtime, seat: int) -> _Plan:
+        opened = runtime.window_opened_at
+        if runtime.table.seats[seat].kind == BOT:
+            # The same delay distribution whatever the bot holds: no hint by timing (R36).
+            low, high = self.settings.bot_block_delay
+            delay = min(self.rng.uniform(low, high), self.settings.block_timeout)
+            return _Plan(opened + delay, seat, "bot")
+        return _Plan(opened + self.settings.block_timeout, seat, "timeout")
+
+    def _turn_plan(self, table: Table, seat: int, now: float) -> _Plan:
+        if table.seats[seat].kind == BOT:
+            low, high = self.settings.bot_delay
+            return _Plan(now + self.rng.uniform(low, high), seat, "bot")
+        return _Plan(now + self.settings.turn_timeout, seat, "timeout")
+
+    async def _run(self, runtime: _Runtime) -> None:
+        while not self._closed:
+            runtime.wake.clear()
+            if not runtime.plans:
+                await runtime.wake.wait()
+                continue
+            key, plan = min(runtime.plans.items(), key=lambda item: item[1].due)
+            delay = plan.due - self.clock()
+            if delay > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(runtime.wake.wait(), delay)
+                continue
+            async with runtime.lock:
+                if runtime.plans.get(key) is plan:
+                    del runtime.plans[key]
+                    try:
+                        await self._fire(runtime, plan)
+                    except Exception:
+                        log.exception("table %s: automatic action failed", runtime.table.table_id)
+                        self._replan(runtime)
+            await asyncio.sleep(0)
+
+    async def _fire(self, runtime: _Runtime, plan: _Plan) -> None:
+        table = runtime.table
+        state = table.state
+        if state is None or state.is_over:
+            return
+        if plan.kind == "replace":
+            runtime.absent_since.pop(plan.seat, None)
+            runtime.bots.pop(plan.seat, None)
+            await self._commit(runtime, table.prepare_replace(plan.seat, self.settings.default_bot))
+            return
+        if plan.kind == "bot" or state.phase == 1:
+            if plan.kind == "timeout":
+                action = Action(ActionType.PASS)
+            else:
+                action = self._bot_choice(runtime, plan.seat)
+            await self._commit(runtime, table.prepare_act(plan.seat, action))
+            return
+        # A human ran out of time: a bot finishes this turn for them.
+        for _ in range(AUTOPILOT_LIMIT):
+            if state.deciders() != (plan.seat,) or state.phase != 0:
+                return
+            action = self._bot_choice(runtime, plan.seat)
+            await self._commit(runtime, table.prepare_act(plan.seat, action))
+
+    def _bot_choice(self, runtime: _Runtime, seat: int) -> Action:
+        state = runtime.table.state
+        assert state is not None
+        bot = runtime.bots.get(seat)
+        if bot is None:
+            name = runtime.table.seats[seat].bot or self.settings.default_bot
+            bot = make_bot(name, seed=self.rng.getrandbits(32))
+            runtime.bots[seat] = bot
+        try:
+            return bot.choose(observe(state, seat))
+        except (EngineError, ValueError):
+            log.exception("bot %s failed; taking the last legal action", bot.name)
+            return legal_actions(state, seat)[-1]
+
+    # --- replays ---------------------------------------------------------------------
+
+    async def replay(
+        self, table_id: str, game: int, step: int | None, token: str | None
+    ) -> dict[str, Any]:
+        """One step of a game: a seat's view while it runs, everything once it is over."""
+        runtime = await self._runtime(table_id)
+        async with runtime.lock:
+            table = runtime.table
+            if not 1 <= game <= table.game_no:
+                raise Refusal("not_found", f"there is no game {game} at this table")
+            archive = table.games[game - 1]
+            seat = table.seat_of(hash_token(token)) if token else None
+            total = len(archive.actions)
+            record = archive.record(table.settings)
+            over = game < table.game_no or table.status == "over"
+            settings = table.settings
+        chosen = total if step is None else max(0, min(step, total))
+        return _replay_step(record, settings, chosen, total, seat, over=over)
+
+
+def _replay_step(
+    record: GameRecord, settings: Settings, step: int, total: int, seat: int | None, *, over: bool
+) -> dict[str, Any]:
+    replay = Replay(record)
+    events = list(replay.start_events)
+    last_seat: int | None = None
+    last_action: Action | None = None
+    for index, actor, action, step_events in replay:
+        if index >= step:
+            break
+        events, last_seat, last_action = step_events, actor, action
+    state = replay.state
+    viewer = None if over else seat
+    entry = Entry(0, "act" if step else "start", last_seat, 0, last_action, tuple(events))
+    return {
+        "step": step,
+        "steps": total,
+        "over": over,
+        "you": seat,
+        "settings": settings.to_dict(),
+        "view": observe(state, viewer).to_dict(),
+        # The full view only once the game is over (R36 protects a running game).
+        "entry": entry_dict(entry, viewer, full=over),
+        "hands": [list(hand) for hand in state.hands] if over else None,
+    }
+
+
+def _refused(refusal: Refusal, client_id: str, version: int) -> dict[str, Any]:
+    return {
+        "type": "refused",
+        "id": client_id,
+        "code": refusal.code,
+        "rule": refusal.rule_id,
+        "reason": refusal.reason,
+        "version": version,
+    }

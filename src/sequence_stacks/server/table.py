@@ -1,0 +1,354 @@
+"""One table: seats, games, and the log entries that build both (no I/O, no clock).
+
+Every change is first *prepared* (validated against the table and the engine, raising
+:class:`Refusal` with nothing changed), then committed by the service, then *applied*
+here. Applying the stored entries in order rebuilds the table exactly, which is how the
+server restarts (R41). The engine is the only judge of a game action's legality.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from typing import Any, Final
+
+from sequence_stacks.engine import (
+    Action,
+    ActionType,
+    EngineError,
+    Event,
+    GameRecord,
+    IllegalActionError,
+    Settings,
+    State,
+    action_space,
+    apply_in_place,
+    check,
+    new_game,
+    parse_action,
+)
+
+from .storage import LogEntry, TableRow
+
+__all__ = [
+    "BOT",
+    "EMPTY",
+    "HUMAN",
+    "Entry",
+    "GameArchive",
+    "Refusal",
+    "Seat",
+    "Table",
+]
+
+EMPTY: Final = "empty"
+HUMAN: Final = "human"
+BOT: Final = "bot"
+NAME_LIMIT: Final = 24
+HISTORY_LIMIT: Final = 5000
+ANSWERS: Final = (ActionType.PASS, ActionType.BLOCK)
+
+
+class Refusal(Exception):  # noqa: N818 - an answer to a client, not a server fault
+    """A request was refused and nothing changed.
+
+    Attributes:
+        code: a stable machine word ("illegal", "stale", "not_seated", "bad_request" ...).
+        reason: a plain-language explanation for the person who asked.
+        rule_id: the RULES.md id for game rules (R37 for malformed actions), else None.
+    """
+
+    def __init__(self, code: str, reason: str, rule_id: str | None = None) -> None:
+        super().__init__(f"{code}: {reason}")
+        self.code = code
+        self.reason = reason
+        self.rule_id = rule_id
+
+
+@dataclasses.dataclass(slots=True)
+class Seat:
+    """Who sits in one seat; ``token_hash`` is the SHA-256 of a human's secret token."""
+
+    kind: str = EMPTY
+    name: str = ""
+    bot: str | None = None
+    token_hash: str | None = None
+
+    def public(self) -> dict[str, Any]:
+        """Return what anyone may know about the seat (never the token hash)."""
+        return {"kind": self.kind, "name": self.name, "bot": self.bot}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Entry:
+    """An applied log entry as clients hear of it (events unredacted: redact per viewer)."""
+
+    version: int
+    op: str
+    seat: int | None
+    game: int
+    action: Action | None = None
+    events: tuple[Event, ...] = ()
+    auto: bool = False
+
+
+@dataclasses.dataclass(slots=True)
+class GameArchive:
+    """One game of a table: the secret seed and the actions, for replays (R41)."""
+
+    game: int
+    seed: int
+    start_version: int
+    actions: list[tuple[int, Action]] = dataclasses.field(default_factory=list)
+
+    def record(self, settings: Settings, *, steps: int | None = None) -> GameRecord:
+        """Return the game record (first ``steps`` actions); server-side only: has the seed."""
+        chosen = self.actions if steps is None else self.actions[:steps]
+        return GameRecord(settings=settings, seed=self.seed, actions=tuple(chosen))
+
+
+class Table:
+    """A table's seats and games, rebuilt from and extended by log entries."""
+
+    def __init__(self, row: TableRow) -> None:
+        self.table_id = row.table_id
+        self.visibility = row.visibility
+        self.created_at = row.created_at
+        self.settings = Settings.from_dict(row.settings)
+        self.seats = [Seat() for _ in range(self.settings.player_count)]
+        self.version = 0
+        self.state: State | None = None
+        self.games: list[GameArchive] = []
+        self.history: list[Entry] = []
+        self.window_version = 0
+        self.client_ids: dict[str, int] = {}
+
+    @classmethod
+    def rebuild(cls, row: TableRow, entries: Iterable[LogEntry]) -> Table:
+        """Replay stored entries into a table."""
+        table = cls(row)
+        for entry in entries:
+            table.apply(entry)
+        return table
+
+    # --- facts ---------------------------------------------------------------------
+
+    @property
+    def game_no(self) -> int:
+        """The number of the current (or last) game, 0 before the first."""
+        return len(self.games)
+
+    @property
+    def status(self) -> str:
+        """ "lobby" before the first game, "playing" during one, "over" after one."""
+        if self.state is None:
+            return "lobby"
+        return "over" if self.state.is_over else "playing"
+
+    def seat_of(self, token_hash: str) -> int | None:
+        """Return the seat a human token hash holds, or None."""
+        for index, seat in enumerate(self.seats):
+            if seat.kind == HUMAN and seat.token_hash == token_hash:
+                return index
+        return None
+
+    def summary(self) -> dict[str, Any]:
+        """Public facts for the lobby list."""
+        return {"seats": [seat.public() for seat in self.seats], "game": self.game_no}
+
+    # --- preparing (validate, build the payload; nothing changes) -------------------
+
+    def prepare_sit(self, name: str, seat: int | None, token_hash: str) -> dict[str, Any]:
+        """Take an empty seat (the first one when ``seat`` is None) before a game."""
+        clean = " ".join(name.split())[:NAME_LIMIT]
+        if not clean or not clean.isprintable():
+            raise Refusal("bad_request", "a display name of 1-24 printable characters is needed")
+        self._require_between_games("take a seat")
+        if seat is None:
+            seat = next((i for i, s in enumerate(self.seats) if s.kind == EMPTY), None)
+            if seat is None:
+                raise Refusal("table_full", "every seat is taken")
+        self._require_seat_kind(seat, EMPTY, "that seat is not empty")
+        return {"op": "sit", "seat": seat, "name": clean, "token_hash": token_hash}
+
+    def prepare_leave(self, seat: int, bot: str) -> dict[str, Any]:
+        """Leave a seat: empty between games, a bot takes it over during one."""
+        self._require_seat_kind(seat, HUMAN, "only a seated player can leave")
+        return {"op": "leave", "seat": seat, "bot": bot}
+
+    def prepare_add_bot(
+        self, seat: int | None, bot: str, bot_names: Iterable[str]
+    ) -> dict[str, Any]:
+        """Put a bot of strength ``bot`` in an empty seat before a game."""
+        if bot not in set(bot_names):
+            raise Refusal("bad_request", f"unknown bot {bot!r}")
+        self._require_between_games("add a bot")
+        if seat is None:
+            seat = next((i for i, s in enumerate(self.seats) if s.kind == EMPTY), None)
+            if seat is None:
+                raise Refusal("table_full", "every seat is taken")
+        self._require_seat_kind(seat, EMPTY, "that seat is not empty")
+        return {"op": "add_bot", "seat": seat, "bot": bot}
+
+    def prepare_remove_bot(self, seat: int) -> dict[str, Any]:
+        """Take a bot out of its seat before a game."""
+        self._require_between_games("remove a bot")
+        self._require_seat_kind(seat, BOT, "there is no bot in that seat")
+        return {"op": "remove_bot", "seat": seat}
+
+    def prepare_start(self, seed: int, bot: str) -> dict[str, Any]:
+        """Start the first game or a rematch; empty seats get ``bot`` bots."""
+        self._require_between_games("start a game")
+        return {"op": "start", "game": self.game_no + 1, "seed": seed, "bot": bot}
+
+    def prepare_replace(self, seat: int, bot: str) -> dict[str, Any]:
+        """Hand an absent player's seat to a bot during a game (grace period over)."""
+        if self.status != "playing":
+            raise Refusal("bad_request", "seats are only handed to bots during a game")
+        self._require_seat_kind(seat, HUMAN, "only a player's seat can be handed to a bot")
+        return {"op": "replace", "seat": seat, "bot": bot}
+
+    def prepare_act(
+        self, seat: int, action: object, *, client: str | None = None
+    ) -> dict[str, Any]:
+        """Check a game action with the engine; raise Refusal naming the rule (R37)."""
+        state = self.state
+        if state is None or state.is_over:
+            raise Refusal("illegal", "no game is being played at this table", "R32")
+        parsed = self._parse(seat, action)
+        try:
+            check(state, seat, parsed)
+        except IllegalActionError as error:
+            raise Refusal("illegal", error.reason, error.rule_id) from None
+        return {"op": "act", "seat": seat, "action": parsed.notation(), "client": client}
+
+    def _parse(self, seat: int, action: object) -> Action:
+        if isinstance(action, Action):
+            return action
+        try:
+            if isinstance(action, int) and not isinstance(action, bool):
+                space = action_space(self.settings.player_count, self.settings.piles_per_colour)
+                return space.action(action, seat)
+            if isinstance(action, str):
+                return parse_action(action)
+        except EngineError as error:
+            raise Refusal("illegal", str(error), "R37") from None
+        raise Refusal("illegal", "an action is its notation (text) or its id (a number)", "R37")
+
+    def is_expected(self, version: int, payload_type: str, seat: int | None) -> bool:
+        """True when a client that saw ``version`` may still act (see docs/protocol.md).
+
+        The version must be the current one, except that a Block-window answer only
+        needs to have seen the window open: other seats' answers do not change it.
+        """
+        if version == self.version:
+            return True
+        state = self.state
+        return (
+            payload_type == "act"
+            and state is not None
+            and state.phase == 1
+            and seat in state.window_pending
+            and self.window_version <= version <= self.version
+        )
+
+    def _require_between_games(self, what: str) -> None:
+        if self.status == "playing":
+            raise Refusal("game_running", f"cannot {what} while a game is being played")
+
+    def _require_seat_kind(self, seat: int, kind: str, reason: str) -> None:
+        if not 0 <= seat < len(self.seats):
+            raise Refusal("bad_request", f"there is no seat {seat} at this table")
+        if self.seats[seat].kind != kind:
+            raise Refusal("bad_request", reason)
+
+    # --- applying (deterministic; entries were prepared before they were stored) ----
+
+    def apply(self, entry: LogEntry) -> Entry:
+        """Apply one stored entry and return what clients should hear of it."""
+        if entry.version != self.version + 1:
+            raise ValueError(f"entry {entry.version} does not follow version {self.version}")
+        payload = entry.payload
+        op = str(payload["op"])
+        handler = _APPLY.get(op)
+        if handler is None:
+            raise ValueError(f"unknown log entry op {op!r}")
+        self.version = entry.version
+        applied = handler(self, entry.version, payload)
+        client = payload.get("client")
+        if isinstance(client, str):
+            self.client_ids[client] = entry.version
+        self.history.append(applied)
+        if len(self.history) > HISTORY_LIMIT:
+            del self.history[: len(self.history) - HISTORY_LIMIT]
+        return applied
+
+    def _apply_sit(self, version: int, payload: Mapping[str, Any]) -> Entry:
+        seat = int(payload["seat"])
+        self.seats[seat] = Seat(HUMAN, str(payload["name"]), None, str(payload["token_hash"]))
+        return Entry(version, "sit", seat, self.game_no)
+
+    def _apply_leave(self, version: int, payload: Mapping[str, Any]) -> Entry:
+        seat = int(payload["seat"])
+        if self.status == "playing":
+            self._to_bot(seat, str(payload["bot"]))
+        else:
+            self.seats[seat] = Seat()
+        return Entry(version, str(payload["op"]), seat, self.game_no)
+
+    def _to_bot(self, seat: int, bot: str) -> None:
+        old = self.seats[seat].name
+        self.seats[seat] = Seat(BOT, f"{old} (bot)", bot, None)
+
+    def _apply_add_bot(self, version: int, payload: Mapping[str, Any]) -> Entry:
+        seat = int(payload["seat"])
+        bot = str(payload["bot"])
+        self.seats[seat] = Seat(BOT, f"{bot.capitalize()} bot {seat + 1}", bot, None)
+        return Entry(version, "add_bot", seat, self.game_no)
+
+    def _apply_remove_bot(self, version: int, payload: Mapping[str, Any]) -> Entry:
+        seat = int(payload["seat"])
+        self.seats[seat] = Seat()
+        return Entry(version, "remove_bot", seat, self.game_no)
+
+    def _apply_start(self, version: int, payload: Mapping[str, Any]) -> Entry:
+        bot = str(payload["bot"])
+        for index, seat in enumerate(self.seats):
+            if seat.kind == EMPTY:
+                self.seats[index] = Seat(BOT, f"{bot.capitalize()} bot {index + 1}", bot, None)
+        seed = int(payload["seed"])
+        events: list[Event] = []
+        self.state = new_game(self.settings, seed, events)
+        self.games.append(GameArchive(int(payload["game"]), seed, version))
+        return Entry(version, "start", None, self.game_no, events=tuple(events))
+
+    def _apply_replace(self, version: int, payload: Mapping[str, Any]) -> Entry:
+        seat = int(payload["seat"])
+        self._to_bot(seat, str(payload["bot"]))
+        return Entry(version, "replace", seat, self.game_no)
+
+    def _apply_act(self, version: int, payload: Mapping[str, Any]) -> Entry:
+        state = self.state
+        if state is None:
+            raise ValueError("an action entry with no game")
+        seat = int(payload["seat"])
+        action = parse_action(str(payload["action"]))
+        events: list[Event] = []
+        was_window = state.phase == 1
+        apply_in_place(state, seat, action, events)
+        if state.phase == 1 and not was_window:
+            self.window_version = version
+        self.games[-1].actions.append((seat, action))
+        auto = payload.get("client") is None
+        return Entry(version, "act", seat, self.game_no, action, tuple(events), auto)
+
+
+_APPLY: Final = {
+    "sit": Table._apply_sit,
+    "leave": Table._apply_leave,
+    "add_bot": Table._apply_add_bot,
+    "remove_bot": Table._apply_remove_bot,
+    "start": Table._apply_start,
+    "replace": Table._apply_replace,
+    "act": Table._apply_act,
+}

@@ -1,0 +1,117 @@
+"""Timers: Block windows that time out are passes, slow turns are finished by a bot,
+absent players are replaced after the grace period, bots' Block timing ignores the hand."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+from starlette.testclient import TestClient
+
+from sequence_stacks.engine import CARD_KIND, Kind, Settings, new_game
+from sequence_stacks.server import MemoryStorage, TableService, create_app
+from sequence_stacks.server.service import _Runtime
+from sequence_stacks.server.storage import TableRow
+from sequence_stacks.server.table import Table
+
+from .harness import FAST, SHORT_GAME, connect, create_table, sit
+
+pytestmark = pytest.mark.timeout(90)
+
+
+def _over(frame: dict[str, object]) -> bool:
+    view = frame.get("view")
+    return frame["type"] == "update" and isinstance(view, dict) and bool(view["result"])
+
+
+def test_players_who_never_act_are_timed_out_until_the_game_ends() -> None:
+    storage = MemoryStorage()
+    settings = dataclasses.replace(FAST, turn_timeout=0.03, block_timeout=0.03)
+    with TestClient(create_app(settings, storage=storage)) as client:
+        table_id = create_table(client, {**SHORT_GAME, "player_count": 2})
+        tokens = [sit(client, table_id, name)[1] for name in ("Ann", "Bob")]
+        with connect(client, table_id, "ann") as ann, connect(client, table_id, "bob") as bob:
+            ann.hello(tokens[0])
+            bob.hello(tokens[1])
+            ann.reply(ann.command("start"))
+            timers = []
+            while True:
+                frame = ann.wait_for(lambda f: f["type"] == "update", timeout=30)
+                timers.append(frame["timer"])
+                if _over(frame):
+                    break
+            bob.drain()
+    payloads = [entry.payload for entry in storage.entries(table_id)]
+    acts = [p for p in payloads if p["op"] == "act"]
+    assert acts
+    assert all(p["client"] is None for p in acts)
+    answers = [p for p in acts if p["action"] in ("pass", "block")]
+    assert all(p["action"] == "pass" for p in answers)  # a timed-out window is a pass
+    assert {t["kind"] for t in timers if t} <= {"turn", "block"}
+    assert any(t and t["kind"] == "turn" for t in timers)
+
+
+def test_an_absent_player_is_replaced_by_a_bot_after_the_grace_period() -> None:
+    storage = MemoryStorage()
+    settings = dataclasses.replace(FAST, grace_period=0.05)
+    with TestClient(create_app(settings, storage=storage)) as client:
+        table_id = create_table(client, {**SHORT_GAME, "player_count": 2})
+        _, token = sit(client, table_id, "Ann")
+        with connect(client, table_id, "eve") as eve:
+            eve.hello()
+            with connect(client, table_id, "ann") as ann:
+                ann.hello(token)
+                ann.reply(ann.command("start"))
+            frame = eve.wait_for(_over, timeout=30)
+    assert frame["table"]["seats"][0] == {
+        "seat": 0,
+        "kind": "bot",
+        "name": "Ann (bot)",
+        "bot": FAST.default_bot,
+        "connected": False,
+    }
+    ops = [entry.payload["op"] for entry in storage.entries(table_id)]
+    assert ops.count("replace") == 1
+
+
+def _window_table(block_in_hand: bool) -> Table:
+    """A 3-seat table whose seat 1 is a bot, in a Block window asking seats 1 and 2."""
+    row = TableRow("t", 0.0, "public", Settings(player_count=3).to_dict())
+    table = Table(row)
+    table.seats[1].kind = "bot"
+    state = new_game(table.settings, 5)
+    hand = state.hands[1]
+    blocks = [c for c in state.draw if CARD_KIND[c] == Kind.BLOCK]
+    if block_in_hand and not any(CARD_KIND[c] == Kind.BLOCK for c in hand):
+        state.draw.remove(blocks[0])
+        state.draw.append(hand.pop())
+        hand.append(blocks[0])
+    if not block_in_hand:
+        for card in [c for c in hand if CARD_KIND[c] == Kind.BLOCK]:
+            hand.remove(card)
+            swap = next(c for c in state.draw if CARD_KIND[c] != Kind.BLOCK)
+            state.draw.remove(swap)
+            state.draw.append(card)
+            hand.append(swap)
+    state.phase = 1
+    state.window_pending = [1, 2]
+    table.state = state
+    return table
+
+
+def test_bot_block_answer_timing_does_not_depend_on_its_hand() -> None:
+    """R36: the delay is drawn the same way whether or not the bot holds a Block."""
+    delays = []
+    for block_in_hand in (True, False):
+        table = _window_table(block_in_hand)
+        assert block_in_hand == any(CARD_KIND[c] == Kind.BLOCK for c in table.state.hands[1])  # type: ignore[union-attr]
+        settings = dataclasses.replace(FAST, bot_block_delay=(0.5, 3.0))
+        service = TableService(MemoryStorage(), settings, rng=random.Random(11))
+        runtime = _Runtime(table, window_opened_at=100.0)
+        plans = [service._window_plan(runtime, 1) for _ in range(20)]
+        assert all(plan.kind == "bot" for plan in plans)
+        delays.append([plan.due for plan in plans])
+    assert delays[0] == delays[1]
+    assert len(set(delays[0])) == 20
+    assert all(100.5 <= due <= 103.0 for due in delays[0])
