@@ -1,0 +1,454 @@
+"""The Textual interface: a table that renders views and sends actions.
+
+:class:`PlayApp` owns no rules. It draws the viewer's :class:`~sequence_stacks.engine.View`,
+lets the player pick a card and a target (legal ones read from ``legal_action_ids``),
+and sends the action to the :class:`~sequence_stacks.tui.session.GameSession`, showing
+the engine's refusal (rule id and reason) when there is one. Bots choose in a worker
+thread, so the screen never freezes while they think.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar, Final
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Footer, OptionList, RichLog, Static
+from textual.widgets.option_list import Option
+from textual.worker import Worker, WorkerState
+
+from sequence_stacks.engine import Action, ActionType, IllegalActionError, View
+
+from .choices import Source, Target, highlighted_slots, playable_sources, sources, targets
+from .plain import summary_lines
+from .present import action_words
+from .screens import BlockScreen, HandoffScreen, HelpScreen, ReplayScreen, SummaryScreen
+from .session import GameSession
+from .widgets import (
+    HandPanel,
+    PilesPanel,
+    PlayersPanel,
+    StatusBar,
+    hand_hint,
+    render_hand,
+    render_piles,
+    render_players,
+    render_status,
+)
+
+__all__ = ["BOT_SPEEDS", "PlayApp"]
+
+BOT_SPEEDS: Final = (0.0, 0.1, 0.3, 0.6, 1.0, 2.0)
+"""Seconds a bot waits before it moves, from fastest to slowest (+ and - step along)."""
+
+_BOT_WORKER = "bot"
+
+
+class PlayApp(App[int]):
+    """Play one game of Sequence Stacks in the terminal."""
+
+    TITLE = "Sequence Stacks"
+    CSS = """
+    #status { height: 1; background: $boost; padding: 0 1; }
+    #table { height: 1fr; }
+    #left { width: 64; min-width: 50; }
+    #piles, #players, #replay-piles, #replay-players {
+        height: auto; border: round $primary; padding: 0 1;
+    }
+    #log { width: 1fr; border: round $secondary; }
+    #hand { height: 3; border: round $accent; padding: 0 1; }
+    #hand:focus { border: round $success; }
+    #targets { height: auto; max-height: 13; display: none; }
+    #targets.shown { display: block; }
+    #message { height: 2; padding: 0 1; }
+    #handoff-text { height: 1fr; content-align: center middle; }
+    #block-box { width: 70; height: auto; border: thick $warning; padding: 1 2;
+                 background: $surface; }
+    BlockScreen, HelpScreen { align: center middle; }
+    #help-body { width: 90; height: 90%; border: round $primary; padding: 0 1;
+                 background: $surface; }
+    #summary-text { padding: 1 2; }
+    #summary-message { padding: 0 2; }
+    #replay-table { height: 1fr; }
+    #replay-left { width: 64; }
+    #replay-log { width: 1fr; height: 1fr; border: round $secondary; padding: 0 1; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(Binding(str(n % 10), f"pick({n})", show=False) for n in range(1, 11)),
+        Binding("t", "pick_top", "Discard top"),
+        Binding("x", "discard", "Discard"),
+        Binding("e", "end_turn", "End turn"),
+        Binding("escape", "drop", "Drop"),
+        Binding("left", "cursor(-1)", show=False),
+        Binding("right", "cursor(1)", show=False),
+        Binding("enter", "confirm", show=False),
+        Binding("plus,equals_sign", "speed(-1)", "Faster bots"),
+        Binding("minus", "speed(1)", "Slower bots"),
+        Binding("s", "save", "Save"),
+        Binding("question_mark,h", "help", "Help"),
+        Binding("q", "quit_game", "Quit"),
+    ]
+
+    def __init__(self, session: GameSession, *, bot_delay: float = 0.3, save_path: Path) -> None:
+        super().__init__()
+        self.session = session
+        self.save_path = save_path
+        self.bot_delay = bot_delay
+        humans = session.human_seats
+        self.viewer: int | None = humans[0] if humans else None
+        self.names = tuple(spec.label(seat) for seat, spec in enumerate(session.seats))
+        self.selected: Source | None = None
+        self.cursor = 0
+        self.message = ""
+        self._targets: list[Target] = []
+        self._pending: str | None = None
+        self._bot_step = -1
+        self._logged = 0
+
+    # --- layout -------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield StatusBar(id="status")
+        with Horizontal(id="table"):
+            with Vertical(id="left"):
+                yield PilesPanel(id="piles")
+                yield PlayersPanel(id="players")
+            yield RichLog(id="log", wrap=True, markup=False, min_width=20)
+        yield HandPanel(id="hand")
+        yield OptionList(id="targets", markup=False)
+        yield Static(id="message")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Draw the table and let whoever acts first act."""
+        log = self.query_one("#log", RichLog)
+        log.border_title = "Log"
+        log.border_subtitle = f"seed {self.session.seed}"
+        self.query_one("#hand", HandPanel).focus()
+        self.advance()
+
+    # --- what the app is doing ----------------------------------------------------
+
+    @property
+    def is_waiting_for_human(self) -> bool:
+        """True when nothing happens until a human presses a key (tests wait for this)."""
+        if self.session.is_over:
+            return self._pending == "summary"
+        return self._pending in (None, "handoff", "block") and self._to_act_is_human()
+
+    def _to_act_is_human(self) -> bool:
+        seat = self.session.to_act()
+        return seat is not None and self.session.is_human(seat)
+
+    def view(self) -> View:
+        """The view the screen shows now (the viewer's seat, or a spectator's)."""
+        return self.session.view(self.viewer)
+
+    def advance(self) -> None:
+        """Redraw, then hand the game to whoever must act: a bot, a prompt, or the player."""
+        self.redraw()
+        if self._pending is not None:
+            return
+        seat = self.session.to_act()
+        if seat is None:
+            self._show_summary()
+        elif not self.session.is_human(seat):
+            self._schedule_bot(seat)
+        elif seat != self.viewer:
+            self._pending = "handoff"
+            self.push_screen(HandoffScreen(seat), lambda _: self._handed_to(seat))
+        elif self.view().phase == "block_window":
+            self._pending = "block"
+            self.push_screen(BlockScreen(self.view(), self._answer_block), self._answered)
+        else:
+            self._focus_hand()
+
+    def _handed_to(self, seat: int) -> None:
+        self.viewer = seat
+        self._pending = None
+        self.message = ""
+        self._drop_selection()
+        self.query_one("#log", RichLog).clear()
+        self._logged = 0
+        self.advance()
+
+    def _answer_block(self, action: Action) -> str | None:
+        assert self.viewer is not None
+        return self._submit(self.viewer, action)
+
+    def _answered(self, _: None) -> None:
+        self._pending = None
+        self.advance()
+
+    # --- drawing ------------------------------------------------------------------
+
+    def redraw(self) -> None:
+        """Draw every panel from the viewer's view."""
+        view = self.view()
+        speed = f"bots wait {self.bot_delay:g} s"
+        self.query_one("#status", StatusBar).update(render_status(view, self.names, extra=speed))
+        lit = highlighted_slots(view, self._targets) if self.selected else None
+        self.query_one("#piles", PilesPanel).update(render_piles(view, lit))
+        self.query_one("#players", PlayersPanel).update(render_players(view, self.names))
+        shown = sources(view)
+        self.cursor = min(self.cursor, max(len(shown) - 1, 0))
+        hand = render_hand(
+            view,
+            shown,
+            cursor=self.cursor,
+            selected=self.selected,
+            playable=set(playable_sources(view, self.session.space)),
+        )
+        self.query_one("#hand", HandPanel).update(hand)
+        self._draw_message()
+        self._sync_log()
+
+    def _draw_message(self) -> None:
+        text = Text(self.message, style="bold red" if self.message.startswith("Refused") else "")
+        hint = ""
+        if self._is_my_turn():
+            hint = hand_hint(self.selected)
+        elif self._pending == "bot" and (seat := self.session.to_act()) is not None:
+            hint = f"{self.names[seat]} is thinking…"
+        if hint:
+            text.append(("\n" if self.message else "") + hint, style="dim")
+        self.query_one("#message", Static).update(text)
+
+    def _sync_log(self) -> None:
+        log = self.query_one("#log", RichLog)
+        for line in self.session.log_lines(self.viewer, self._logged):
+            log.write(line)
+        self._logged = self.session.event_count
+
+    def say(self, text: str) -> None:
+        """Show a one-line message under the hand."""
+        self.message = text
+        self._draw_message()
+
+    # --- picking cards and targets -------------------------------------------------
+
+    def _is_my_turn(self) -> bool:
+        view = self.view()
+        return (
+            self._pending is None
+            and len(self.screen_stack) == 1  # no help, prompt or summary on top
+            and view.seat is not None
+            and self.session.to_act() == view.seat
+            and view.phase == "playing"
+        )
+
+    def _can_pick(self) -> bool:
+        if self._is_my_turn():
+            return True
+        self.say("It is not your turn: wait for the others (bots are playing).")
+        return False
+
+    def action_pick(self, number: int) -> None:
+        """Pick hand card ``number``, or target ``number`` once a card is picked."""
+        if not self._can_pick():
+            return
+        if self.selected is not None:
+            if number <= len(self._targets):
+                self._choose_target(self._targets[number - 1])
+            else:
+                self.say(f"There is no target {number}; pick 1-{len(self._targets)}.")
+            return
+        shown = sources(self.view())
+        match = [s for s in shown if not s.from_discard and s.position == number]
+        if not match:
+            self.say(f"There is no card {number} in your hand.")
+            return
+        self._select(match[0])
+
+    def action_pick_top(self) -> None:
+        """Pick the top card of the viewer's own discard pile."""
+        if not self._can_pick():
+            return
+        match = [s for s in sources(self.view()) if s.from_discard]
+        if not match:
+            self.say("Your discard pile is empty.")
+            return
+        self._select(match[0])
+
+    def action_cursor(self, delta: int) -> None:
+        """Move the hand cursor."""
+        shown = sources(self.view())
+        if shown and self.selected is None:
+            self.cursor = (self.cursor + delta) % len(shown)
+            self.redraw()
+
+    def action_confirm(self) -> None:
+        """Enter on the hand: pick the card under the cursor."""
+        if not self._can_pick() or self.selected is not None:
+            return
+        shown = sources(self.view())
+        if shown:
+            self._select(shown[self.cursor])
+
+    def _select(self, source: Source) -> None:
+        view = self.view()
+        self.selected = source
+        self._targets = targets(view, self.session.space, source)
+        menu = self.query_one("#targets", OptionList)
+        menu.set_options(_option(n, t) for n, t in enumerate(self._targets, start=1))
+        legal = [i for i, t in enumerate(self._targets) if t.is_legal]
+        menu.highlighted = legal[0] if legal else 0
+        menu.add_class("shown")
+        menu.focus()
+        self.message = ""
+        self.redraw()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Enter on the target menu."""
+        event.stop()
+        if self.selected is not None and self._can_pick():
+            self._choose_target(self._targets[event.option_index])
+
+    def action_discard(self) -> None:
+        """Discard the picked hand card, ending the turn."""
+        if not self._can_pick():
+            return
+        found = [t for t in self._targets if t.action.type == ActionType.DISCARD]
+        if self.selected is None or not found:
+            self.say("Pick a card from your hand first (1-9), then press x to discard it.")
+            return
+        self._choose_target(found[0])
+
+    def action_end_turn(self) -> None:
+        """End the turn without a discard (only possible with an empty hand, R19)."""
+        if self._can_pick():
+            self._play(Action(ActionType.END))
+
+    def action_drop(self) -> None:
+        """Escape: drop the picked card; nothing was played."""
+        if self.selected is not None:
+            self._drop_selection()
+            self.say("Selection dropped.")
+            self.redraw()
+
+    def _drop_selection(self) -> None:
+        self.selected = None
+        self._targets = []
+        menu = self.query_one("#targets", OptionList)
+        if menu.has_class("shown"):
+            menu.clear_options()
+            menu.remove_class("shown")
+        self._focus_hand()
+
+    def _focus_hand(self) -> None:
+        hand = self.query_one("#hand", HandPanel)
+        if self.focused is not hand:
+            hand.focus()
+
+    def _choose_target(self, target: Target) -> None:
+        self._play(target.action)
+
+    def _play(self, action: Action) -> None:
+        assert self.viewer is not None
+        view = self.view()
+        refusal = self._submit(self.viewer, action)
+        if refusal is not None:
+            self.say(refusal)
+            return
+        self._drop_selection()
+        self.message = f"You: {action_words(action, view)}."
+        self.advance()
+
+    def _submit(self, seat: int, action: Action) -> str | None:
+        try:
+            self.session.submit(seat, action)
+        except IllegalActionError as error:
+            return f"Refused ({error.rule_id}): {error.reason}."
+        return None
+
+    # --- bots -----------------------------------------------------------------------
+
+    def _schedule_bot(self, seat: int) -> None:
+        self._pending = "bot"
+        self._bot_step = self.session.step_count
+        self._draw_message()
+        if self.bot_delay > 0:
+            self.set_timer(self.bot_delay, lambda: self._start_bot(seat))
+        else:
+            self.call_later(self._start_bot, seat)
+
+    def _start_bot(self, seat: int) -> None:
+        view = self.session.view(seat)
+        bot = self.session.bot_for(seat)
+        self.run_worker(
+            lambda: bot.choose(view), name=_BOT_WORKER, thread=True, exit_on_error=False
+        )
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A bot finished thinking: apply its choice (or a fallback if it failed)."""
+        worker = event.worker
+        if worker.name != _BOT_WORKER or event.state not in (
+            WorkerState.SUCCESS,
+            WorkerState.ERROR,
+        ):
+            return
+        seat = self.session.to_act()
+        if self.session.step_count != self._bot_step or seat is None:
+            return
+        chosen = worker.result if event.state == WorkerState.SUCCESS else None
+        if not isinstance(chosen, Action) or self._submit(seat, chosen) is not None:
+            fallback = self.session.view(seat).legal_action_ids[0]
+            self.session.submit(seat, self.session.action_of(fallback, seat))
+            self.say(f"Bot at seat {seat} failed to choose a legal action; it played a default.")
+        self._pending = None
+        self.advance()
+
+    def action_speed(self, delta: int) -> None:
+        """Step the bots' waiting time along :data:`BOT_SPEEDS`."""
+        nearest = min(range(len(BOT_SPEEDS)), key=lambda i: abs(BOT_SPEEDS[i] - self.bot_delay))
+        index = max(0, min(len(BOT_SPEEDS) - 1, nearest + delta))
+        self.bot_delay = BOT_SPEEDS[index]
+        self.say(f"Bots now wait {self.bot_delay:g} s before each move.")
+        self.redraw()
+
+    # --- save, help, end -------------------------------------------------------------
+
+    def action_save(self) -> None:
+        """Save the game to the save file (the engine's record format)."""
+        self.say(self._save())
+
+    def _save(self) -> str:
+        try:
+            self.session.save(self.save_path)
+        except OSError as error:
+            return f"Could not save to {self.save_path}: {error}"
+        return (
+            f"Saved to {self.save_path}; resume with: sequence-stacks play --load {self.save_path}"
+        )
+
+    def action_help(self) -> None:
+        """Show the keys and the rules in brief."""
+        self.push_screen(HelpScreen())
+
+    def action_quit_game(self) -> None:
+        """Leave the game (save first with s to keep it)."""
+        self.exit(0)
+
+    def _show_summary(self) -> None:
+        self._pending = "summary"
+        self.push_screen(SummaryScreen(summary_lines(self.session), on_choice=self._after_game))
+
+    def _after_game(self, choice: str) -> str:
+        if choice == "replay":
+            steps = list(self.session.replay_steps(self.viewer))
+            self.push_screen(ReplayScreen(steps, self.names))
+        elif choice == "save":
+            return self._save()
+        else:
+            self.exit(0)
+        return ""
+
+
+def _option(number: int, target: Target) -> Option:
+    mark = "✓" if target.is_legal else "✗"
+    key = f"{number % 10}." if number <= 10 else "  "
+    style = "bold green" if target.is_legal else "dim"
+    return Option(Text(f"{key:<3} {mark} {target.label}", style=style))

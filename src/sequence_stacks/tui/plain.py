@@ -1,0 +1,316 @@
+"""The plain line mode: the same session, read and written one line at a time.
+
+Meant for dumb terminals and screen readers: no cursor movement, no colour, cards in
+words ("blue 3"), every move numbered, and every refusal printed with its rule id.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+from sequence_stacks.engine import (
+    Action,
+    ActionType,
+    EngineError,
+    IllegalActionError,
+    View,
+    parse_action,
+)
+
+from .choices import hand_order
+from .helptext import PLAIN_COMMANDS, RULES_SUMMARY
+from .present import action_words, block_prompt, card_words, direction_words, pile_words
+from .session import GameSession
+
+__all__ = ["PlainGame", "board_lines", "summary_lines"]
+
+_HANDOFF_BLANK_LINES = 40
+
+
+def board_lines(session: GameSession, view: View) -> list[str]:
+    """Return the whole table as ``view`` may see it, one fact a line, in words."""
+    to_act = session.to_act()
+    whose = "nobody (the game is over)" if to_act is None else _name(session, view, to_act)
+    lines = [
+        f"Turn {view.turn_count}. To act: {whose}.",
+        f"Direction: {direction_words(view.direction)}. Pending skips: {view.pending_skips}.",
+        f"Draw pile {_cards(view.draw_size)}, pool {_cards(len(view.pool))}, "
+        f"special discard pile {_cards(len(view.special))}.",
+        _supply_line(view),
+        "Sequence piles:",
+    ]
+    for slot, pile in enumerate(view.piles):
+        top = f", top {card_words(pile[-1])}" if pile else ""
+        lines.append(f"  {pile_words(view, slot)}{top}")
+    lines.append("Players:")
+    seats = range(view.settings.player_count)
+    lines.extend(f"  {_player_line(session, view, seat)}" for seat in seats)
+    if view.hand is not None:
+        lines.append("Your hand: " + ", ".join(card_words(c) for c in hand_order(view.hand)) + ".")
+    return lines
+
+
+def _supply_line(view: View) -> str:
+    if view.supply is None:
+        return "Chip supply: unlimited."
+    return f"Chip supply: blue {view.supply[0]}, red {view.supply[1]}."
+
+
+def _name(session: GameSession, view: View, seat: int) -> str:
+    label = session.seats[seat].label(seat)
+    return label + (" (you)" if seat == view.seat else "")
+
+
+def _player_line(session: GameSession, view: View, seat: int) -> str:
+    blue, red = view.chips[seat]
+    discard = view.discards[seat]
+    top = f", top {card_words(discard[-1])}" if discard else ""
+    return (
+        f"{_name(session, view, seat)}: {_cards(view.hand_sizes[seat])} in hand, "
+        f"chips blue {blue} red {red}, discard pile {_cards(len(discard))}{top}."
+    )
+
+
+def _cards(count: int) -> str:
+    return f"{count} card" if count == 1 else f"{count} cards"
+
+
+def summary_lines(session: GameSession) -> list[str]:
+    """Return the end-of-game summary: how it ended and every player's chips."""
+    result = session.result
+    view = session.view(None)
+    if result is None:
+        return ["The game is not over."]
+    if result.winner is not None:
+        head = f"Game over: {session.seats[result.winner].label(result.winner)} wins."
+    else:
+        head = f"Game over with no winner ({result.reason.replace('_', ' ')})."
+    lines = [head, f"Turns played: {view.turn_count}."]
+    for seat in range(session.player_count):
+        blue, red = view.chips[seat]
+        lines.append(f"  {session.seats[seat].label(seat)}: blue {blue}, red {red} chips.")
+    return lines
+
+
+class PlainGame:
+    """Run a session in line mode between a text input and a text output."""
+
+    def __init__(
+        self,
+        session: GameSession,
+        *,
+        stdin: TextIO,
+        stdout: TextIO,
+        bot_delay: float = 0.0,
+        save_path: Path,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.session = session
+        self._in = stdin
+        self._out = stdout
+        self.bot_delay = bot_delay
+        self.save_path = save_path
+        self._sleep = sleep
+        humans = session.human_seats
+        self._viewer: int | None = humans[0] if humans else None
+        self._logged = 0
+        self._quit = False
+        self._board_shown: tuple[int, int, str] | None = None
+
+    def say(self, text: str = "") -> None:
+        """Write one line (or several) and flush, so a pipe or a reader gets it now."""
+        self._out.write(text + "\n")
+        self._out.flush()
+
+    def _ask(self, prompt: str) -> str | None:
+        self._out.write(prompt)
+        self._out.flush()
+        line = self._in.readline()
+        if not line:
+            self.say()
+            return None
+        return line.strip()
+
+    def run(self) -> int:
+        """Play until the game ends or the player quits; return an exit status."""
+        self.say(f"Sequence Stacks, seed {self.session.seed}. Type help for commands.")
+        while not self.session.is_over and not self._quit:
+            self._flush_log()
+            seat = self.session.to_act()
+            assert seat is not None
+            if self.session.is_human(seat):
+                self._human_turn(seat)
+            else:
+                self._bot_move(seat)
+        self._flush_log()
+        if self._quit:
+            return 0
+        for line in summary_lines(self.session):
+            self.say(line)
+        self._offer_replay()
+        return 0
+
+    def _flush_log(self) -> None:
+        for line in self.session.log_lines(self._viewer, self._logged):
+            self.say(f"  {line}")
+        self._logged = self.session.event_count
+
+    def _bot_move(self, seat: int) -> None:
+        view = self.session.view(seat)
+        action = self.session.bot_for(seat).choose(view)
+        try:
+            self.session.submit(seat, action)
+        except IllegalActionError as error:
+            self.say(f"Bot at seat {seat} tried {action}: refused ({error.rule_id}).")
+            self.session.submit(seat, self.session.action_of(view.legal_action_ids[0], seat))
+        if self.bot_delay > 0:
+            self._sleep(self.bot_delay)
+
+    def _handoff(self, seat: int) -> bool:
+        if self._viewer == seat or len(self.session.human_seats) < 2:
+            self._viewer = seat
+            return True
+        self.say("\n" * _HANDOFF_BLANK_LINES)
+        answer = self._ask(f"Pass the keyboard to Player {seat}, then press Enter. ")
+        if answer is None:
+            self._quit = True
+            return False
+        self._viewer = seat
+        self._logged = 0
+        self._flush_log()
+        return True
+
+    def _human_turn(self, seat: int) -> None:
+        if not self._handoff(seat):
+            return
+        view = self.session.view(seat)
+        lines = board_lines(self.session, view)
+        shown = (seat, view.turn_count, view.phase)
+        if shown != self._board_shown:  # the whole table once a turn; then the hand
+            self._board_shown = shown
+            for line in lines:
+                self.say(line)
+        elif view.hand is not None:
+            self.say(lines[-1])
+        prompt = block_prompt(view)
+        if prompt:
+            self.say(prompt)
+        moves = self._list_moves(view)
+        while not self._quit:
+            answer = self._ask(f"Player {seat}, your move (1-{len(moves)}, or help): ")
+            if answer is None:
+                self._quit = True
+                return
+            if self._command(answer, seat, moves):
+                return
+
+    def _list_moves(self, view: View) -> list[Action]:
+        assert view.seat is not None
+        moves = [self.session.action_of(i, view.seat) for i in view.legal_action_ids]
+        moves.sort(key=lambda action: action.type == ActionType.DISCARD)
+        self.say("Your moves:")
+        for number, action in enumerate(moves, start=1):
+            self.say(f"  {number}. {action_words(action, view)}  [{action}]")
+        return moves
+
+    def _command(self, line: str, seat: int, moves: list[Action]) -> bool:
+        """Handle one typed line; return True once an action was accepted."""
+        word, _, rest = line.partition(" ")
+        lowered = word.lower()
+        if not line:
+            return False
+        if lowered.isdigit():
+            number = int(lowered)
+            if not 1 <= number <= len(moves):
+                self.say(f"There is no move {number}; pick 1-{len(moves)}.")
+                return False
+            return self._try(seat, moves[number - 1])
+        handler = self._commands().get(lowered)
+        if handler is not None:
+            handler(seat, rest.strip())
+            return False
+        try:
+            action = parse_action(line)
+        except EngineError as error:
+            self.say(f"Not understood: {error}. Type help for commands.")
+            return False
+        return self._try(seat, action)
+
+    def _commands(self) -> dict[str, Callable[[int, str], None]]:
+        return {
+            "help": self._help,
+            "?": self._help,
+            "rules": self._rules,
+            "board": self._board,
+            "moves": self._moves,
+            "log": self._log,
+            "save": self._save,
+            "quit": self._leave,
+            "q": self._leave,
+        }
+
+    def _help(self, _seat: int, _rest: str) -> None:
+        self.say(PLAIN_COMMANDS)
+
+    def _rules(self, _seat: int, _rest: str) -> None:
+        self.say(RULES_SUMMARY)
+
+    def _board(self, seat: int, _rest: str) -> None:
+        for line in board_lines(self.session, self.session.view(seat)):
+            self.say(line)
+
+    def _moves(self, seat: int, _rest: str) -> None:
+        self._list_moves(self.session.view(seat))
+
+    def _log(self, seat: int, _rest: str) -> None:
+        for line in self.session.log_lines(seat):
+            self.say(f"  {line}")
+
+    def _try(self, seat: int, action: Action) -> bool:
+        before = self.session.view(seat)
+        try:
+            self.session.submit(seat, action)
+        except IllegalActionError as error:
+            self.say(f"Refused ({error.rule_id}): {error.reason}.")
+            return False
+        self.say(f"You: {action_words(action, before)} [{action}].")
+        return True
+
+    def _save(self, _seat: int, rest: str) -> None:
+        path = Path(rest) if rest else self.save_path
+        try:
+            self.session.save(path)
+        except OSError as error:
+            self.say(f"Could not save to {path}: {error}.")
+            return
+        self.say(f"Saved to {path}. Resume with: sequence-stacks play --plain --load {path}")
+
+    def _leave(self, _seat: int, _rest: str) -> None:
+        self._quit = True
+        self.say("Leaving the game. (Type save before quit to keep it.)")
+
+    def _offer_replay(self) -> None:
+        answer = self._ask("Replay the game turn by turn? (y/N) ")
+        if answer is None or answer.lower() not in {"y", "yes"}:
+            return
+        turn_lines: list[str] = []
+        turn = 1  # the deal is shown with the first turn
+        for view, lines in self.session.replay_steps(self._viewer):
+            turn_lines.extend(lines)
+            if view.turn_count != turn:
+                turn = view.turn_count
+                if not self._show_turn(turn_lines):
+                    return
+                turn_lines = []
+        if turn_lines:
+            self._show_turn(turn_lines)
+        self.say("End of the replay.")
+
+    def _show_turn(self, lines: list[str]) -> bool:
+        for line in lines:
+            self.say(f"  {line}")
+        answer = self._ask("Enter for the next turn, q to stop: ")
+        return answer is not None and answer.lower() != "q"

@@ -1,0 +1,196 @@
+"""The screens around the table: help, hand-off, Block prompt, summary and replay."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Static
+
+from sequence_stacks.engine import CARD_KIND, Action, ActionType, Kind, View
+
+from .helptext import RULES_SUMMARY, TUI_KEYS
+from .present import block_prompt
+from .widgets import (
+    PilesPanel,
+    PlayersPanel,
+    StatusBar,
+    render_piles,
+    render_players,
+    render_status,
+)
+
+__all__ = ["BlockScreen", "HandoffScreen", "HelpScreen", "ReplayScreen", "SummaryScreen"]
+
+
+class HelpScreen(ModalScreen[None]):
+    """The keys and the rules in brief; any of Escape, q, ? or h closes it."""
+
+    BINDINGS = [  # noqa: RUF012 - Textual's own declaration style
+        Binding("escape,q,question_mark,h", "close", "Close help"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help-body"):
+            yield Static(Text(TUI_KEYS), id="help-keys")
+            yield Static(Text(RULES_SUMMARY), id="help-rules")
+        yield Footer()
+
+    def action_close(self) -> None:
+        """Close the help."""
+        self.dismiss(None)
+
+
+class HandoffScreen(Screen[None]):
+    """Hides the table between two humans' turns: "pass the keyboard to Player N"."""
+
+    BINDINGS = [Binding("enter,space", "ready", "I am Player N: show my cards")]  # noqa: RUF012
+
+    def __init__(self, seat: int) -> None:
+        super().__init__()
+        self.seat = seat
+
+    def compose(self) -> ComposeResult:
+        yield Static(
+            Text(
+                f"Pass the keyboard to Player {self.seat}.\n\n"
+                f"Player {self.seat}: press Enter when nobody else can see the screen.",
+                justify="center",
+                style="bold",
+            ),
+            id="handoff-text",
+        )
+        yield Footer()
+
+    def action_ready(self) -> None:
+        """The next player is at the keyboard."""
+        self.dismiss(None)
+
+
+class BlockScreen(ModalScreen[None]):
+    """The Block prompt when an opponent completes a sequence (R29).
+
+    ``answer`` sends the chosen action and returns a refusal to show, or None once the
+    engine accepted it (the screen then closes).
+    """
+
+    BINDINGS = [  # noqa: RUF012
+        Binding("b", "answer('block')", "Block"),
+        Binding("p,escape", "answer('pass')", "Pass"),
+    ]
+
+    def __init__(self, view: View, answer: Callable[[Action], str | None]) -> None:
+        super().__init__()
+        self.view = view
+        self._answer = answer
+
+    def compose(self) -> ComposeResult:
+        hand = self.view.hand or ()
+        blocks = sum(1 for card in hand if _is_block(card))
+        held = f"You hold {blocks} Block card{'s' if blocks != 1 else ''}."
+        with Vertical(id="block-box"):
+            yield Static(Text(block_prompt(self.view), style="bold"), id="block-question")
+            yield Static(f"{held}\n\nb: block it    p: pass", id="block-keys")
+            yield Static("", id="block-message")
+
+    def action_answer(self, word: str) -> None:
+        """Send block or pass to the engine."""
+        action = Action(ActionType.BLOCK if word == "block" else ActionType.PASS)
+        refusal = self._answer(action)
+        if refusal is None:
+            self.dismiss(None)
+        else:
+            self.query_one("#block-message", Static).update(Text(refusal, style="bold red"))
+
+
+def _is_block(card: int) -> bool:
+    return CARD_KIND[card] == Kind.BLOCK
+
+
+class SummaryScreen(Screen[None]):
+    """The end of the game: the result, everyone's chips, and what next.
+
+    ``on_choice`` gets ``"replay"``, ``"save"`` or ``"quit"`` and returns a line to show.
+    """
+
+    BINDINGS = [  # noqa: RUF012
+        Binding("r", "choose('replay')", "Replay the game"),
+        Binding("s", "choose('save')", "Save"),
+        Binding("q,escape", "choose('quit')", "Quit"),
+    ]
+
+    def __init__(self, lines: Sequence[str], *, on_choice: Callable[[str], str]) -> None:
+        super().__init__()
+        self.lines = tuple(lines)
+        self._on_choice = on_choice
+
+    def compose(self) -> ComposeResult:
+        body = Text("\n".join(self.lines), style="bold")
+        body.append("\n\nr: replay the game step by step    s: save    q: quit", style="")
+        yield Static(body, id="summary-text")
+        yield Static("", id="summary-message")
+        yield Footer()
+
+    def action_choose(self, choice: str) -> None:
+        """Hand the choice to the app and show what it says."""
+        self.query_one("#summary-message", Static).update(self._on_choice(choice))
+
+
+class ReplayScreen(Screen[None]):
+    """Step through a finished game: the table and the log after each action."""
+
+    BINDINGS = [  # noqa: RUF012
+        Binding("right,space,l", "step(1)", "Next"),
+        Binding("left,j", "step(-1)", "Back"),
+        Binding("home", "jump(0)", "Start"),
+        Binding("end", "jump(-1)", "End"),
+        Binding("escape,q", "close", "Leave replay"),
+    ]
+
+    def __init__(self, steps: Sequence[tuple[View, list[str]]], names: Sequence[str]) -> None:
+        super().__init__()
+        self.steps = tuple(steps)
+        self.names = tuple(names)
+        self.index = 0
+
+    def compose(self) -> ComposeResult:
+        yield StatusBar(id="replay-status")
+        with Horizontal(id="replay-table"):
+            with Vertical(id="replay-left"):
+                yield PilesPanel(id="replay-piles")
+                yield PlayersPanel(id="replay-players")
+            yield Static(id="replay-log")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Draw the first step."""
+        self._draw()
+
+    def action_step(self, delta: int) -> None:
+        """Move forward or back one step."""
+        self.index = max(0, min(len(self.steps) - 1, self.index + delta))
+        self._draw()
+
+    def action_jump(self, index: int) -> None:
+        """Jump to the start (0) or the end (-1)."""
+        self.index = index % len(self.steps)
+        self._draw()
+
+    def action_close(self) -> None:
+        """Leave the replay."""
+        self.dismiss(None)
+
+    def _draw(self) -> None:
+        view, _ = self.steps[self.index]
+        extra = f"Replay step {self.index}/{len(self.steps) - 1} (← →)"
+        self.query_one("#replay-status", StatusBar).update(
+            render_status(view, self.names, extra=extra)
+        )
+        self.query_one("#replay-piles", PilesPanel).update(render_piles(view))
+        self.query_one("#replay-players", PlayersPanel).update(render_players(view, self.names))
+        lines = [line for _, step in self.steps[: self.index + 1] for line in step]
+        self.query_one("#replay-log", Static).update(Text("\n".join(lines[-40:])))
