@@ -79,10 +79,9 @@ def observe(state: State, seat: int | None) -> View:
     """Return what ``seat`` may see of ``state``; ``None`` gives a spectator's view."""
     if seat is not None and not 0 <= seat < state.player_count:
         raise ValueError(f"there is no seat {seat} in a {state.player_count}-player game")
-    epochs = state.card_epoch
-    known = tuple(tuple(cards) for cards in state.known)
+    known = tuple(map(tuple, state.known))
     hidden = tuple(
-        () if s == seat else tuple(sorted(epochs[c] for c in hand if c not in state.known[s]))
+        () if s == seat else _hidden_epochs(state, hand, state.known[s])
         for s, hand in enumerate(state.hands)
     )
     in_window = state.phase == BLOCK_WINDOW
@@ -95,11 +94,11 @@ def observe(state: State, seat: int | None) -> View:
         hand_sizes=tuple(len(hand) for hand in state.hands),
         known_cards=known,
         hidden_epochs=hidden,
-        card_epoch=tuple(epochs),
+        card_epoch=tuple(state.card_epoch),
         draw_size=len(state.draw),
         draw_epoch=state.shuffle_count - 1,
-        piles=tuple(tuple(pile) for pile in state.piles),
-        discards=tuple(tuple(pile) for pile in state.discards),
+        piles=tuple(map(tuple, state.piles)),
+        discards=tuple(map(tuple, state.discards)),
         special=tuple(state.special),
         pool=tuple(state.pool),
         chips=tuple((pair[0], pair[1]) for pair in state.chips),
@@ -119,3 +118,11 @@ def observe(state: State, seat: int | None) -> View:
         result=state.result,
         legal_action_ids=() if seat is None else tuple(legal_ids_for(state, seat)),
     )
+
+
+def _hidden_epochs(state: State, hand: list[int], known: list[int]) -> tuple[int, ...]:
+    """Return the sorted shuffle epochs of the cards of ``hand`` not publicly known."""
+    if state.shuffle_count == 1 and not known:  # before any reshuffle every card is epoch 0
+        return (0,) * len(hand)
+    epochs = state.card_epoch
+    return tuple(sorted(epochs[c] for c in hand if c not in known))
