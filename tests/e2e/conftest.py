@@ -102,7 +102,7 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
     process.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     if not Path(CHROMIUM).exists():
         if os.environ.get("CI") == "true":
