@@ -26,6 +26,7 @@ from sequence_stacks.engine import (
     apply_in_place,
     check,
     legal_action_ids,
+    legal_action_mask,
     new_game,
     observe,
     parse_action,
@@ -466,3 +467,13 @@ def test_settings_are_frozen_and_replace_validates_again() -> None:
     assert settings.replace(max_turns=3).max_turns == 3
     with pytest.raises(SettingsError, match="R5"):
         settings.replace(player_count=9)
+
+
+def test_r38_the_mask_marks_exactly_the_legal_ids() -> None:
+    state, _ = play_random_game(Settings(player_count=3), 11, step_limit=40)
+    space = action_space(3, 2)
+    for seat in range(3):
+        mask = legal_action_mask(state, seat)
+        assert len(mask) == space.size
+        assert [i for i, bit in enumerate(mask) if bit] == legal_action_ids(state, seat)
+    assert sum(legal_action_mask(state, state.deciders()[0])) >= 1

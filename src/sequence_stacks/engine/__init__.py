@@ -44,6 +44,7 @@ from .rules import (
     check,
     is_legal,
     legal_action_ids,
+    legal_action_mask,
     legal_actions,
     new_game,
 )
@@ -93,6 +94,7 @@ __all__ = [
     "kind_rank",
     "kind_text",
     "legal_action_ids",
+    "legal_action_mask",
     "legal_actions",
     "new_game",
     "observe",

@@ -44,6 +44,7 @@ __all__ = [
     "check",
     "is_legal",
     "legal_action_ids",
+    "legal_action_mask",
     "legal_actions",
     "new_game",
 ]
@@ -76,6 +77,15 @@ def new_game(settings: Settings, seed: Seed, events: list[Event] | None = None) 
 def legal_action_ids(state: State, seat: int) -> list[int]:
     """Return the ids of every legal action of ``seat`` (empty if it may not act, R38)."""
     return legal_ids_for(state, seat)
+
+
+def legal_action_mask(state: State, seat: int) -> bytearray:
+    """Return one byte per id of the action space: 1 where the action is legal (R38)."""
+    space = action_space(state.player_count, state.settings.piles_per_colour)
+    mask = bytearray(space.size)
+    for action_id in legal_ids_for(state, seat):
+        mask[action_id] = 1
+    return mask
 
 
 def legal_actions(state: State, seat: int) -> list[Action]:
