@@ -203,11 +203,16 @@ class _Connection:
         self.overflowed = False
 
     def send(self, frame: Mapping[str, Any]) -> None:
+        self.send_text(dumps(frame))
+
+    def send_text(self, text: str) -> None:
+        if self.overflowed:
+            return
         if self.queue.qsize() >= SEND_QUEUE_LIMIT:
             self.overflowed = True  # a client this far behind is dropped; it will resync
             self.queue.put_nowait(None)
             return
-        self.queue.put_nowait(dumps(frame))
+        self.queue.put_nowait(text)
 
     async def write(self) -> None:
         while True:

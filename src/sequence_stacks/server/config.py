@@ -19,7 +19,8 @@ class ServerSettings:
     Attributes:
         host: interface to listen on (localhost by default).
         port: TCP port; 0 picks a free one.
-        database: SQLite file path, ``":memory:"`` for a throwaway database.
+        database: SQLite file path; ``"memory"`` (or ``":memory:"``) for a throwaway
+            in-process store.
         turn_timeout: a seated human who does not act for this long has the turn
             finished for them by a bot.
         block_timeout: how long every asked opponent has to answer a Block window;

@@ -7,11 +7,14 @@ reach it (R34-R36). See docs/protocol.md.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from sequence_stacks.engine import (
+    Result,
+    View,
     action_space,
     describe_event,
     event_for,
@@ -25,6 +28,7 @@ __all__ = [
     "CLIENT_TYPES",
     "COMMAND_TYPES",
     "decode",
+    "dumps",
     "entry_dict",
     "lobby_dict",
     "refused_frame",
@@ -90,7 +94,7 @@ def lobby_dict(table: Table, connected: Sequence[bool]) -> dict[str, Any]:
         "visibility": table.visibility,
         "status": table.status,
         "game": table.game_no,
-        "settings": table.settings.to_dict(),
+        "settings": table.settings_dict,
         "seats": [
             {"seat": index, **seat.public(), "connected": connected[index]}
             for index, seat in enumerate(table.seats)
@@ -101,11 +105,29 @@ def lobby_dict(table: Table, connected: Sequence[bool]) -> dict[str, Any]:
     }
 
 
+_VIEW_FIELDS: Final = tuple(field.name for field in dataclasses.fields(View))
+
+
 def view_dict(table: Table, viewer: int | None) -> dict[str, Any] | None:
-    """The viewer's view of the current game (a spectator has no hand), or None."""
+    """The viewer's view of the current game (a spectator has no hand), or None.
+
+    The same data as ``observe(state, viewer).to_dict()`` (a test keeps them equal),
+    built faster: the field names and the settings dict are computed once.
+    """
     if table.state is None:
         return None
-    return observe(table.state, viewer).to_dict()
+    view = observe(table.state, viewer)
+    data = {name: _plain(getattr(view, name)) for name in _VIEW_FIELDS}
+    data["settings"] = table.settings_dict
+    return data
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, tuple):
+        return [_plain(item) for item in value]
+    if isinstance(value, Result):
+        return {"reason": value.reason, "winner": value.winner, "returns": list(value.returns)}
+    return value
 
 
 def action_table(table: Table, viewer: int | None) -> list[str] | None:
@@ -144,6 +166,9 @@ def entry_dict(entry: Entry, viewer: int | None, *, full: bool = False) -> dict[
     }
 
 
+_ENCODER: Final = json.JSONEncoder(separators=(",", ":"), check_circular=False)
+
+
 def dumps(frame: Mapping[str, Any]) -> str:
-    """Encode a frame compactly."""
-    return json.dumps(frame, separators=(",", ":"))
+    """Encode a frame compactly (frames are trees of plain data: no cycle check)."""
+    return _ENCODER.encode(frame)

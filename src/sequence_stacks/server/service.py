@@ -10,6 +10,7 @@ bots after the grace period.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import dataclasses
 import hashlib
@@ -34,7 +35,7 @@ from sequence_stacks.engine import (
 )
 
 from .config import ServerSettings
-from .protocol import action_table, entry_dict, lobby_dict, view_dict
+from .protocol import action_table, dumps, entry_dict, lobby_dict, view_dict
 from .storage import LogEntry, Storage, TableRow
 from .table import BOT, HUMAN, Entry, Refusal, Table
 
@@ -55,6 +56,10 @@ class Subscriber(Protocol):
 
     def send(self, frame: Mapping[str, Any]) -> None:
         """Queue one frame for the client."""
+        ...
+
+    def send_text(self, text: str) -> None:
+        """Queue one frame already encoded as JSON (shared by many subscribers)."""
         ...
 
 
@@ -157,14 +162,15 @@ class TableService:
         except (SettingsError, TypeError) as error:
             raise Refusal("bad_request", str(error)) from None
         table_id = secrets.token_urlsafe(9)
-        self.storage.create_table(
+        await asyncio.to_thread(
+            self.storage.create_table,
             TableRow(
                 table_id=table_id,
                 created_at=time.time(),
                 visibility=visibility,
                 settings=settings.to_dict(),
                 summary={"seats": [{"kind": "empty"}] * settings.player_count, "game": 0},
-            )
+            ),
         )
         return table_id
 
@@ -184,7 +190,8 @@ class TableService:
     async def lobby(self, table_id: str) -> dict[str, Any]:
         """A table's public facts."""
         runtime = await self._runtime(table_id)
-        return lobby_dict(runtime.table, runtime.connected())
+        async with runtime.lock:  # never a change whose commit is still under way
+            return lobby_dict(runtime.table, runtime.connected())
 
     async def sit(self, table_id: str, name: str, seat: int | None) -> tuple[int, str]:
         """Seat a human; return the seat and its secret token (only its hash is stored)."""
@@ -267,9 +274,9 @@ class TableService:
         }
 
     def _presence(self, runtime: _Runtime) -> None:
-        frame = {"type": "presence", "connected": runtime.connected()}
+        text = dumps({"type": "presence", "connected": runtime.connected()})
         for subscriber in list(runtime.subscribers):
-            subscriber.send(frame)
+            subscriber.send_text(text)
 
     # --- commands (WebSocket) ----------------------------------------------------------
 
@@ -334,13 +341,11 @@ class TableService:
         table = runtime.table
         version = table.version + 1
         entry = table.apply(LogEntry(version, payload))
+        stored = self.storage.submit(
+            table.table_id, LogEntry(version, payload), status=table.status, summary=table.summary()
+        )
         try:
-            self.storage.append(
-                table.table_id,
-                LogEntry(version, payload),
-                status=table.status,
-                summary=table.summary(),
-            )
+            interrupted = await _committed(stored)
         except Exception:
             log.exception("table %s: storing version %d failed; reloading", table.table_id, version)
             self._reload(runtime)
@@ -355,6 +360,8 @@ class TableService:
             ack[0].send({"type": "ack", "id": ack[1], "version": version})
         self._replan(runtime)
         self._broadcast(runtime, entry)
+        if interrupted:
+            raise asyncio.CancelledError
         return entry
 
     def _reload(self, runtime: _Runtime) -> None:
@@ -366,11 +373,13 @@ class TableService:
         table = runtime.table
         lobby = lobby_dict(table, runtime.connected())
         timer = self._timer(runtime)
-        frames: dict[int | None, dict[str, Any]] = {}
+        # One frame per seat (and one for spectators), encoded once for every
+        # connection of that seat.
+        frames: dict[int | None, str] = {}
         for subscriber in list(runtime.subscribers):
             seat = subscriber.seat
-            frame = frames.get(seat)
-            if frame is None:
+            text = frames.get(seat)
+            if text is None:
                 frame = {
                     "type": "update",
                     **entry_dict(entry, seat),
@@ -380,8 +389,8 @@ class TableService:
                 }
                 if entry.op == "start":
                     frame["actions"] = action_table(table, seat)
-                frames[seat] = frame
-            subscriber.send(frame)
+                text = frames[seat] = dumps(frame)
+            subscriber.send_text(text)
 
     # --- the runner: bots, timers, grace periods ------------------------------------
 
@@ -522,6 +531,24 @@ class TableService:
             settings = table.settings
         chosen = total if step is None else max(0, min(step, total))
         return _replay_step(record, settings, chosen, total, seat, over=over)
+
+
+async def _committed(stored: concurrent.futures.Future[None]) -> bool:
+    """Wait until the storage has committed an entry; True if cancelled meanwhile.
+
+    A cancellation (the server stopping) does not cut the wait short: the entry is
+    already applied to the table, so its acknowledgement and broadcast must follow
+    its commit before the caller hears of the cancellation.
+    """
+    waiter = asyncio.wrap_future(stored)
+    interrupted = False
+    while not waiter.done():
+        try:
+            await asyncio.shield(waiter)
+        except asyncio.CancelledError:
+            interrupted = True
+    waiter.result()
+    return interrupted
 
 
 def _replay_step(

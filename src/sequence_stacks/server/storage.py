@@ -2,18 +2,21 @@
 
 A table's whole life (seats taken, bots added, games started with their secret seeds,
 every accepted action) is its log; replaying the log rebuilds the table exactly (R41).
-:class:`SqliteStorage` is the real one (WAL, one transaction per entry);
-:class:`MemoryStorage` has the same behaviour for tests.
+:class:`SqliteStorage` is the real one (WAL; a writer thread commits entries in groups,
+a checkpointer thread keeps the WAL short); :class:`MemoryStorage` has the same
+behaviour for tests.
 """
 
 from __future__ import annotations
 
+import concurrent.futures
 import dataclasses
 import json
+import queue
 import sqlite3
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Final, Protocol
 
 __all__ = [
@@ -27,6 +30,8 @@ __all__ = [
 ]
 
 SCHEMA_VERSION: Final = 1
+GROUP_LIMIT: Final = 256  # most jobs one group commit takes
+CHECKPOINT_INTERVAL: Final = 0.5  # seconds between passive WAL checkpoints
 
 
 class StorageConflictError(Exception):
@@ -80,6 +85,16 @@ class Storage(Protocol):
         """
         ...
 
+    def submit(
+        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any]
+    ) -> concurrent.futures.Future[None]:
+        """Queue :meth:`append`; the future completes only once the entry is committed.
+
+        Entries submitted in order for one table are committed in that order. The
+        future carries StorageConflictError (or the database's error) on failure.
+        """
+        ...
+
     def table(self, table_id: str) -> TableRow | None:
         """Return a table's row, or None."""
         ...
@@ -126,6 +141,19 @@ class MemoryStorage:
             row, status=status, summary=dict(summary), version=entry.version
         )
 
+    def submit(
+        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any]
+    ) -> concurrent.futures.Future[None]:
+        """Append at once and return the finished future."""
+        future: concurrent.futures.Future[None] = concurrent.futures.Future()
+        try:
+            self.append(table_id, entry, status=status, summary=summary)
+        except Exception as error:  # handed to the waiter
+            future.set_exception(error)
+        else:
+            future.set_result(None)
+        return future
+
     def table(self, table_id: str) -> TableRow | None:
         """Return a table's row, or None."""
         return self._rows.get(table_id)
@@ -169,72 +197,196 @@ CREATE INDEX IF NOT EXISTS tables_by_status ON tables(status, visibility);
 """
 
 
-class SqliteStorage:
-    """SQLite in WAL mode; each entry is one transaction, committed before it returns.
+_Job = Callable[[sqlite3.Connection], None]
 
-    ``synchronous=NORMAL`` (the default here) survives a killed server process, which is
-    what a game needs; pass ``synchronous="FULL"`` to survive power loss too.
+
+class SqliteStorage:
+    """SQLite in WAL mode; every write is committed before its caller hears of it.
+
+    Writes (:meth:`create_table`, :meth:`append`, :meth:`submit`) go to one writer
+    thread with its own connection. It takes every job waiting in its queue, runs
+    each in a savepoint of one transaction (a refused job rolls back alone), commits
+    the transaction, and only then completes the jobs' futures: *group commit*, so
+    many tables' actions share one commit, and nothing is acknowledged before it is
+    in the database. A checkpointer thread copies the WAL into the database file every
+    ``CHECKPOINT_INTERVAL`` (PASSIVE: it never blocks the writer), so neither commits
+    nor checkpoints run on the server's event loop. Reads use a third connection.
+
+    ``synchronous=NORMAL`` (the default here) survives a killed server process
+    (SIGKILL: a commit is in the WAL file, in the operating system's cache, before the
+    future completes), which is what a game needs; pass ``synchronous="FULL"`` to
+    survive power loss or an operating-system crash too (an fsync per group commit).
     """
 
     def __init__(self, path: str, *, synchronous: str = "NORMAL") -> None:
         if synchronous not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
             raise ValueError(f"synchronous must be OFF, NORMAL, FULL or EXTRA, not {synchronous!r}")
+        if path == ":memory:" or path.startswith("file:"):
+            # Three connections must open the same file: use MemoryStorage for no file.
+            raise ValueError(f"SqliteStorage needs a file path, not {path!r}")
         self.path = path
-        # One connection, used from the event loop's thread (and the thread that built it).
-        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self.synchronous = synchronous
+        self._writer_db = self._connect()
+        self._writer_db.executescript(_SCHEMA)
+        self._writer_db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        # Readers: one connection shared by callers under a lock.
+        self._db = self._connect()
         self._lock = threading.Lock()
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute(f"PRAGMA synchronous={synchronous}")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.execute("PRAGMA busy_timeout=5000")
-        with self._lock:
-            self._db.executescript(_SCHEMA)
-            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        self._jobs: queue.SimpleQueue[tuple[_Job, concurrent.futures.Future[None]] | None]
+        self._jobs = queue.SimpleQueue()
+        self._stop = threading.Event()
+        self._closed = False
+        self._closing = threading.Lock()
+        self.commits = 0  # transactions committed by the writer (for tests and tuning)
+        self.grouped = 0  # jobs those transactions held
+        self._writer = threading.Thread(target=self._write_loop, name="sqlite-writer", daemon=True)
+        self._checkpointer = threading.Thread(
+            target=self._checkpoint_loop, name="sqlite-checkpoint", daemon=True
+        )
+        self._writer.start()
+        self._checkpointer.start()
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute(f"PRAGMA synchronous={self.synchronous}")
+        db.execute("PRAGMA foreign_keys=ON")
+        db.execute("PRAGMA busy_timeout=5000")
+        # The checkpointer thread does this, off the commit path.
+        db.execute("PRAGMA wal_autocheckpoint=0")
+        return db
+
+    # --- writing ------------------------------------------------------------------
+
+    def _enqueue(self, job: _Job) -> concurrent.futures.Future[None]:
+        future: concurrent.futures.Future[None] = concurrent.futures.Future()
+        with self._closing:
+            if self._closed:
+                future.set_exception(sqlite3.ProgrammingError("the storage is closed"))
+            else:
+                self._jobs.put((job, future))
+        return future
 
     def create_table(self, row: TableRow) -> None:
-        """Insert a new table row."""
-        with self._lock:
+        """Insert a new table row (committed before this returns)."""
+        values = (
+            row.table_id,
+            row.created_at,
+            row.visibility,
+            json.dumps(dict(row.settings)),
+            row.status,
+            json.dumps(dict(row.summary)),
+            row.version,
+        )
+
+        def insert(db: sqlite3.Connection) -> None:
             try:
-                self._db.execute(
-                    "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        row.table_id,
-                        row.created_at,
-                        row.visibility,
-                        json.dumps(dict(row.settings)),
-                        row.status,
-                        json.dumps(dict(row.summary)),
-                        row.version,
-                    ),
-                )
+                db.execute("INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?)", values)
             except sqlite3.IntegrityError as error:
                 raise StorageConflictError(str(error)) from None
+
+        self._enqueue(insert).result()
 
     def append(
         self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any]
     ) -> None:
         """Insert the entry and update the row in one committed transaction."""
+        self.submit(table_id, entry, status=status, summary=summary).result()
+
+    def submit(
+        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any]
+    ) -> concurrent.futures.Future[None]:
+        """Queue the entry for the writer; the future completes after its commit."""
         payload = json.dumps(dict(entry.payload), separators=(",", ":"))
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                updated = self._db.execute(
-                    "UPDATE tables SET status = ?, summary = ?, version = ? "
-                    "WHERE table_id = ? AND version = ?",
-                    (status, json.dumps(dict(summary)), entry.version, table_id, entry.version - 1),
-                ).rowcount
-                if updated != 1:
-                    raise StorageConflictError(
-                        f"table {table_id}: version {entry.version} does not follow the last"
-                    )
-                self._db.execute(
-                    "INSERT INTO log VALUES (?, ?, ?, ?)",
-                    (table_id, entry.version, payload, time.time()),
+        summary_text = json.dumps(dict(summary))
+        version = entry.version
+
+        def insert(db: sqlite3.Connection) -> None:
+            updated = db.execute(
+                "UPDATE tables SET status = ?, summary = ?, version = ? "
+                "WHERE table_id = ? AND version = ?",
+                (status, summary_text, version, table_id, version - 1),
+            ).rowcount
+            if updated != 1:
+                raise StorageConflictError(
+                    f"table {table_id}: version {version} does not follow the last"
                 )
+            db.execute(
+                "INSERT INTO log VALUES (?, ?, ?, ?)", (table_id, version, payload, time.time())
+            )
+
+        return self._enqueue(insert)
+
+    def _write_loop(self) -> None:
+        db = self._writer_db
+        while True:
+            first = self._jobs.get()
+            if first is None:
+                return
+            batch = [first]
+            stop = False
+            while len(batch) < GROUP_LIMIT:
+                try:
+                    job = self._jobs.get_nowait()
+                except queue.Empty:
+                    break
+                if job is None:
+                    stop = True
+                    break
+                batch.append(job)
+            self._commit_group(db, batch)
+            if stop:
+                return
+
+    def _commit_group(
+        self,
+        db: sqlite3.Connection,
+        batch: list[tuple[_Job, concurrent.futures.Future[None]]],
+    ) -> None:
+        failures: list[BaseException | None] = []
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                for job, _ in batch:
+                    db.execute("SAVEPOINT job")
+                    try:
+                        job(db)
+                    except Exception as error:  # handed to its waiter
+                        db.execute("ROLLBACK TO job")
+                        failures.append(error)
+                    else:
+                        failures.append(None)
+                    db.execute("RELEASE job")
+                db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
                 raise
-            self._db.execute("COMMIT")
+        except Exception as error:  # the whole group failed
+            for _, future in batch:
+                future.set_exception(error)
+            return
+        self.commits += 1
+        self.grouped += len(batch)
+        # Only now, after COMMIT returned, does anyone hear that a job is done.
+        for (_, future), failure in zip(batch, failures, strict=True):
+            if failure is None:
+                future.set_result(None)
+            else:
+                future.set_exception(failure)
+
+    def _checkpoint_loop(self) -> None:
+        db = self._connect()
+        try:
+            while not self._stop.wait(CHECKPOINT_INTERVAL):
+                try:
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                except sqlite3.Error:
+                    continue  # busy or locked: the next round will do it
+        finally:
+            db.close()
+
+    # --- reading ------------------------------------------------------------------
 
     def table(self, table_id: str) -> TableRow | None:
         """Return a table's row, or None."""
@@ -265,9 +417,18 @@ class SqliteStorage:
         return [_row(item) for item in found]
 
     def close(self) -> None:
-        """Close the connection (the WAL is checkpointed by SQLite)."""
+        """Finish queued writes, stop the threads, checkpoint and close the connections."""
+        with self._closing:
+            if self._closed:
+                return
+            self._closed = True
+            self._jobs.put(None)
+        self._writer.join()
+        self._stop.set()
+        self._checkpointer.join()
         with self._lock:
             self._db.close()
+        self._writer_db.close()  # the last connection: SQLite checkpoints the WAL
 
 
 def _row(found: tuple[Any, ...]) -> TableRow:
@@ -285,6 +446,6 @@ def _row(found: tuple[Any, ...]) -> TableRow:
 
 def open_storage(database: str) -> Storage:
     """Open the storage a settings string names: a SQLite path, or ``memory``."""
-    if database == "memory":
+    if database in {"memory", ":memory:"}:
         return MemoryStorage()
     return SqliteStorage(database)

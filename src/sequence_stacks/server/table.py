@@ -115,6 +115,8 @@ class Table:
         self.visibility = row.visibility
         self.created_at = row.created_at
         self.settings = Settings.from_dict(row.settings)
+        # Frames share this dict (read-only): settings never change.
+        self.settings_dict = self.settings.to_dict()
         self.seats = [Seat() for _ in range(self.settings.player_count)]
         self.version = 0
         self.state: State | None = None
