@@ -27,10 +27,13 @@ from sequence_stacks.engine import (
 )
 from sequence_stacks.sim import play_game
 
+_TURN_CAPS = {"ismcts": 8}
+
 
 def _play_checking(bot_name: str, player_count: int, seed: int) -> int:
     """Play one game with ``bot_name`` in every seat; assert each choice is legal."""
-    settings = Settings(player_count=player_count)
+    # Search bots take ~25 ms a decision: their games stop at a turn cap (R33).
+    settings = Settings(player_count=player_count, max_turns=_TURN_CAPS.get(bot_name, 2000))
     state = new_game(settings, seed)
     space = action_space(player_count, settings.piles_per_colour)
     players = [make_bot(bot_name, seed=seed * 10 + seat) for seat in range(player_count)]
@@ -169,7 +172,7 @@ def test_bot_modules_see_views_only(module_name: str) -> None:
 
 
 def test_registry_names_and_descriptions() -> None:
-    assert BOT_NAMES == ("random", "greedy")
+    assert BOT_NAMES == ("random", "greedy", "heuristic", "ismcts")
     descriptions = describe_bots()
     assert set(descriptions) == set(BOT_NAMES)
     assert all(text and "\n" not in text for text in descriptions.values())

@@ -9,6 +9,8 @@ seed and the same views give the same choices.
 
 from .base import Bot, legal_actions_of
 from .greedy import GreedyBot
+from .heuristic import HeuristicBot
+from .ismcts import IsmctsBot
 from .random_bot import RandomBot
 from .registry import BOT_NAMES, describe_bots, make_bot
 
@@ -16,6 +18,8 @@ __all__ = [
     "BOT_NAMES",
     "Bot",
     "GreedyBot",
+    "HeuristicBot",
+    "IsmctsBot",
     "RandomBot",
     "describe_bots",
     "legal_actions_of",

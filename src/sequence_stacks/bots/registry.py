@@ -7,6 +7,8 @@ from typing import Final
 
 from .base import Bot
 from .greedy import GreedyBot
+from .heuristic import HeuristicBot
+from .ismcts import IsmctsBot
 from .random_bot import RandomBot
 
 __all__ = ["BOT_NAMES", "describe_bots", "make_bot"]
@@ -17,6 +19,17 @@ _FACTORIES: Final[dict[str, tuple[Callable[..., Bot], str]]] = {
         GreedyBot,
         "one-step heuristic: completes sequences, steals chips from the leader, "
         "blocks winning completions, discards its least useful card",
+    ),
+    "heuristic": (
+        HeuristicBot,
+        "plans its whole turn (discard-pile tops included), prices piles it leaves open "
+        "to the next players, steals chips from the leader, saves Blocks for winning "
+        "completions",
+    ),
+    "ismcts": (
+        IsmctsBot,
+        "information-set Monte Carlo tree search over resampled deals, 300 iterations "
+        "a decision (about 20 ms median), the heuristic planner valuing its leaves",
     ),
 }
 

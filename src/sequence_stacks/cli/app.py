@@ -16,6 +16,7 @@ from .common import EXIT_BAD_INPUT, CliError, add_game_options, bot_list, bots_h
 from .games import run_selfplay, run_watch
 from .positions import run_apply, run_legal, run_new_position, run_rules
 from .replay import run_replay
+from .simulate import add_report_parser, add_simulate_parser, run_report, run_simulate
 
 __all__ = ["build_parser", "main"]
 
@@ -34,6 +35,8 @@ examples:
   sequence-stacks play --players 3 --bots greedy   # play in the terminal against bots
   sequence-stacks watch --players 3 --bots greedy,random --seed 7
   sequence-stacks selfplay --games 200 --players 2 --bots greedy,random
+  sequence-stacks simulate --players 2,4 --bots heuristic,greedy --games 1000
+  sequence-stacks report results.csv --out report/
   sequence-stacks replay game.json --step --seat 1
   sequence-stacks new-position --players 2 --seed 5 > pos.json
   sequence-stacks legal pos.json
@@ -144,6 +147,51 @@ def _add_selfplay(commands: argparse._SubParsersAction[argparse.ArgumentParser])
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
 
 
+def _add_simulate(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = _add(
+        commands,
+        "simulate",
+        run_simulate,
+        summary="play many games across processes into a results file",
+        description=(
+            "Play N games per config (player counts x --vary values) between named bots,\n"
+            "rotating the bots over the seats, on several processes. Each finished game is\n"
+            "one row of the results file (CSV, or Parquet for .parquet). Ctrl-C stops and\n"
+            "keeps the finished games; --resume plays only the missing ones. The rows are\n"
+            "the same whatever the number of workers (game i depends on its config and i)."
+        ),
+        examples=(
+            "  sequence-stacks simulate --players 2 --bots heuristic,greedy --games 1000\n"
+            "  sequence-stacks simulate --players 2,3,4,5,6 --bots greedy --games 500 \\\n"
+            "      --vary chip_supply=20,unlimited --out balance.parquet\n"
+            "  sequence-stacks simulate --games 2000 --out big.csv --resume\n"
+            "  sequence-stacks simulate --backend ray --address auto --games 100000\n\n"
+            + bots_help()
+        ),
+    )
+    add_simulate_parser(parser, bot_list)
+
+
+def _add_report(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = _add(
+        commands,
+        "report",
+        run_report,
+        summary="statistics, plots and an HTML page from a results file",
+        description=(
+            "Read a results file of `simulate` and write into --out: report.html (one\n"
+            "self-contained page, plots embedded), the plots as PNGs and summary.json:\n"
+            "win rates with Wilson intervals per bot and seat, endings, game lengths,\n"
+            "chips and Blocks, action cards and winning, per config; OpenSkill ratings."
+        ),
+        examples=(
+            "  sequence-stacks report results.csv --out report/\n"
+            "  sequence-stacks report a.csv b.parquet --out report/ --json"
+        ),
+    )
+    add_report_parser(parser)
+
+
 def _add_replay(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = _add(
         commands,
@@ -242,6 +290,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_play_parser(commands)
     _add_watch(commands)
     _add_selfplay(commands)
+    _add_simulate(commands)
+    _add_report(commands)
     _add_replay(commands)
     _add_positions(commands)
     return parser

@@ -69,7 +69,7 @@ def bots_help() -> str:
     lines = ["bots:"]
     for name, text in describe_bots().items():
         lines += textwrap.wrap(
-            text, width=78, initial_indent=f"  {name:9}", subsequent_indent=" " * 11
+            text, width=78, initial_indent=f"  {name:11}", subsequent_indent=" " * 13
         )
     return "\n".join(lines)
 

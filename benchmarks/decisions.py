@@ -1,0 +1,77 @@
+"""Per-decision time of the bots: median, 95th percentile and maximum.
+
+Run: ``python -m benchmarks.decisions [--players 2] [--games 10] [--bots ismcts,heuristic]``.
+
+Plays ``--games`` games with the bots cycling over the seats (rotated each game, as in
+``simulate``) and times every decision that had more than one legal action.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+
+from sequence_stacks.bots import Bot, make_bot
+from sequence_stacks.engine import Action, Settings, View
+from sequence_stacks.sim import play_game, seat_bots
+
+
+class _Timed:
+    """Wraps a bot and records how long each real choice takes."""
+
+    def __init__(self, bot: Bot, sink: list[float]) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.sink = sink
+
+    def choose(self, view: View) -> Action:
+        start = time.perf_counter()
+        action = self.bot.choose(view)
+        if len(view.legal_action_ids) > 1:
+            self.sink.append(time.perf_counter() - start)
+        return action
+
+
+def decision_times(
+    names: list[str], players: int, games: int, seed: int
+) -> dict[str, dict[str, float]]:
+    """Return, per bot name, the decision count and median / p95 / max milliseconds."""
+    times: dict[str, list[float]] = {name: [] for name in names}
+    settings = Settings(player_count=players)
+    for index in range(games):
+        seats = seat_bots(names, players, index)
+        bots = [
+            _Timed(make_bot(name, seed=seed * 1000 + index * 8 + s), times[name])
+            for s, name in enumerate(seats)
+        ]
+        play_game(settings, seed + index, bots)
+    figures: dict[str, dict[str, float]] = {}
+    for name, values in times.items():
+        values.sort()
+        if values:
+            figures[name] = {
+                "decisions": float(len(values)),
+                "median_ms": 1000 * statistics.median(values),
+                "p95_ms": 1000 * values[int(0.95 * (len(values) - 1))],
+                "max_ms": 1000 * values[-1],
+            }
+    return figures
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the decision times per bot as JSON."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--bots", default="ismcts,heuristic")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    figures = decision_times(args.bots.split(","), args.players, args.games, args.seed)
+    print(json.dumps(figures, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

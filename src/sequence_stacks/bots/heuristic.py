@@ -1,0 +1,466 @@
+"""The heuristic bot: plans its whole turn, then scores where the turn would leave it.
+
+Each decision rebuilds a full state from the bot's own view (:func:`resample`: hidden
+cards dealt at random, which only matters if the bot's hand empties mid-plan, R18) and
+searches the sequences of plays it could make this turn, discard-pile tops included
+(R14: once a top is played the card beneath is playable, so plays are ordered to
+unlock it). Each way of stopping is scored with the best discard by :func:`evaluate`:
+
+- chips: its own chips needed to win, and a convex threat for each opponent, so a
+  Steal-a-Chip goes to the leader and a completion that wins is taken at once;
+- feeding: a pile left at three or four cards is priced by the chance that the
+  opponents who play before its next turn can complete it (their known discard tops,
+  else the unseen cards that fit), weighted by what that chip is worth to them;
+- cards: played cards keep the hand flowing; wilds, Blocks and Steal-a-Chips are kept;
+  a discard is chosen so that the new top is useful and a useful top is not buried;
+  Skip (an extra turn with two players) and Reverse change who plays next.
+
+In a Block window it blocks only a completion that would win, or one that brings a
+seat within one chip of winning while it holds a spare Block (R29).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Sequence
+from typing import Final
+
+from sequence_stacks.engine import (
+    CARD_KIND,
+    Action,
+    ActionType,
+    Kind,
+    Settings,
+    State,
+    View,
+    action_space,
+    apply_in_place,
+    deck_for,
+    kind_rank,
+    legal_action_ids,
+    resample,
+)
+
+from .base import legal_actions_of
+
+__all__ = ["Evaluator", "HeuristicBot", "Planner", "chips_needed", "evaluate", "should_block"]
+
+_WIN: Final = 1_000_000.0
+_NEED_WEIGHT: Final = 100.0
+_PLAYED: Final = 14.0
+_EXTRA_TURN: Final = 45.0
+_KEEP: Final = {
+    Kind.SKIP: 10.0,
+    Kind.REV: 6.0,
+    Kind.SCARD: 10.0,
+    Kind.BLOCK: 30.0,
+    Kind.SCHIP: 28.0,
+}
+_KEEP_WILD: Final = 26.0
+_OPP_LINEAR: Final = 100.0
+_OPP_LINEAR_MULTI: Final = 35.0
+_OPP_CONVEX: Final = 200.0
+_BLOCK_NEED_TWO: Final = 3
+_BLOCK_NEED: Final = 2
+_CONTINUING: Final = frozenset(
+    {
+        ActionType.PLAY,
+        ActionType.SKIP,
+        ActionType.REVERSE,
+        ActionType.STEAL_CARD,
+        ActionType.STEAL_CHIP,
+    }
+)
+
+
+def chips_needed(chips: Sequence[int], settings: Settings) -> int:
+    """How many more chips a seat holding ``chips`` (blue, red) needs to win (R31)."""
+    blue, red = chips[0], chips[1]
+    least = settings.min_each_colour
+    short = max(0, least - blue) + max(0, least - red)
+    return max(settings.chips_to_win - blue - red, short)
+
+
+def _threat(need: int, player_count: int) -> float:
+    """How dangerous an opponent ``need`` chips from winning is (grows faster near 0)."""
+    if need <= 0:
+        return _WIN
+    linear = _OPP_LINEAR if player_count == 2 else _OPP_LINEAR_MULTI
+    return linear * (10 - need) + _OPP_CONVEX * 0.5 ** (need - 1)
+
+
+@dataclasses.dataclass(slots=True)
+class Evaluator:
+    """Scores positions for one seat; built once per decision from its view.
+
+    Attributes:
+        seat: the seat whose point of view is scored.
+        unseen: per card kind, the cards that seat cannot see (others' hands, draw).
+        unseen_total: how many cards that is.
+    """
+
+    seat: int
+    settings: Settings
+    unseen: list[int]
+    unseen_total: int
+
+    @classmethod
+    def from_view(cls, view: View) -> Evaluator:
+        """Count the cards ``view``'s seat cannot see, by kind."""
+        assert view.seat is not None
+        seen: set[int] = set(view.hand or ())
+        for zone in (view.piles, view.discards, view.known_cards):
+            for cards in zone:
+                seen.update(cards)
+        seen.update(view.special)
+        seen.update(view.pool)
+        settings = view.settings
+        unseen = [0] * len(Kind)
+        deck = deck_for(
+            settings.player_count, keep_two_player_reverses=settings.two_player_reverses
+        )
+        for card in deck:
+            if card not in seen:
+                unseen[CARD_KIND[card]] += 1
+        return cls(view.seat, settings, unseen, max(1, sum(unseen)))
+
+    def fit_chance(self, kinds: Sequence[int], cards: int) -> float:
+        """The chance that ``cards`` unseen cards hold at least one of ``kinds``."""
+        share = sum(self.unseen[k] for k in kinds) / self.unseen_total
+        return 1.0 - (1.0 - min(1.0, share)) ** cards
+
+    def evaluate(self, state: State, discard_kind: int | None, played: int) -> float:
+        """Score ``state`` for the seat as its turn ends by discarding ``discard_kind``.
+
+        ``played`` counts the cards the seat has played this turn.
+        """
+        if state.is_over:
+            result = state.result
+            assert result is not None
+            return _WIN if result.winner == self.seat else -_WIN
+        return (
+            self._chip_score(state)
+            + _PLAYED * played
+            + self._hand_score(state, discard_kind)
+            - self.feeding(state)
+        )
+
+    def _chip_score(self, state: State) -> float:
+        settings = self.settings
+        score = -_NEED_WEIGHT * chips_needed(state.chips[self.seat], settings)
+        score += 2.0 * sum(state.chips[self.seat])
+        count = state.player_count
+        for other, chips in enumerate(state.chips):
+            if other != self.seat:
+                score -= _threat(chips_needed(chips, settings), count)
+        return score
+
+    def evaluate_start(self, state: State, played: int) -> float:
+        """Score ``state`` as the seat's next turn starts (the others have played):
+        chips, ``played`` cards laid in its last turn, and the hand it holds."""
+        if state.is_over:
+            return self.evaluate(state, None, played)
+        return self._chip_score(state) + _PLAYED * played + self._hand_score(state, None)
+
+    def evaluate_after_turn(self, state: State, played: int) -> float:
+        """Score ``state`` just after the seat's turn ended (the turn has passed on).
+
+        Consistent with :meth:`evaluate` on the position before the ending discard.
+        """
+        if state.is_over:
+            return self.evaluate(state, None, played)
+        seat = self.seat
+        own = state.discards[seat]
+        hand = state.hands[seat]
+        if own:
+            state.discards[seat] = own[:-1]
+            hand.append(own[-1])
+            try:
+                hand_score = self._hand_score(state, CARD_KIND[own[-1]])
+            finally:
+                hand.pop()
+                state.discards[seat] = own
+        else:
+            hand_score = self._hand_score(state, None)
+        order = _players_from(state, state.current, seat)
+        return (
+            self._chip_score(state) + _PLAYED * played + hand_score - self._feeding_by(state, order)
+        )
+
+    def _hand_score(self, state: State, discard_kind: int | None) -> float:
+        seat = self.seat
+        kinds = [CARD_KIND[card] for card in state.hands[seat]]
+        if discard_kind is not None:
+            kinds.remove(discard_kind)
+        score = 0.0
+        counts = [0] * len(Kind)
+        for kind in kinds:
+            counts[kind] += 1
+            score += _card_value(state, kind, counts[kind])
+        own = state.discards[seat]
+        old_top = CARD_KIND[own[-1]] if own else None
+        if discard_kind is not None:
+            score += 0.5 * _card_value(state, discard_kind, 1)
+            if old_top is not None:
+                score -= 0.4 * _card_value(state, old_top, 1)
+                if _stacks_on(discard_kind, old_top):
+                    score += 6.0
+        elif old_top is not None:
+            score += 0.1 * _card_value(state, old_top, 1)
+        return score
+
+    def feeding(self, state: State) -> float:
+        """The expected chip value opponents get from piles this turn leaves open."""
+        return self._feeding_by(state, _next_players(state, self.seat))
+
+    def _feeding_by(self, state: State, order: list[int]) -> float:
+        if not order:
+            return -_EXTRA_TURN
+        supply = state.supply
+        unlimited = self.settings.chip_supply is None
+        per_colour = self.settings.piles_per_colour
+        loss = 0.0
+        for slot, pile in enumerate(state.piles):
+            count = len(pile)
+            colour = slot // per_colour
+            if count < 3 or not (unlimited or supply[colour] > 0):
+                continue
+            survive = 1.0
+            for other in order:
+                chance = self._completion_chance(state, other, colour, count)
+                loss += survive * chance * self._chip_worth(state, other, colour)
+                survive *= 1.0 - chance
+        return loss
+
+    def _completion_chance(self, state: State, other: int, colour: int, count: int) -> float:
+        wild = colour * 6 + 5
+        five = colour * 6 + 4
+        four = colour * 6 + 3
+        hand = self.settings.hand_size
+        top_pile = state.discards[other]
+        top = CARD_KIND[top_pile[-1]] if top_pile else -1
+        if count == 4:
+            if top in (five, wild):
+                return 1.0
+            return self.fit_chance((five, wild), hand)
+        first = 1.0 if top in (four, wild) else self.fit_chance((four, wild), hand)
+        return 0.6 * first * self.fit_chance((five, wild), hand)
+
+    def _chip_worth(self, state: State, other: int, colour: int) -> float:
+        settings = self.settings
+        chips = state.chips[other]
+        before = chips_needed(chips, settings)
+        gained = [chips[0], chips[1]]
+        gained[colour] += 1
+        after = chips_needed(gained, settings)
+        if after == 0:
+            return 0.5 * _WIN / 100.0 * (3.0 if state.player_count == 2 else 1.0)
+        count = state.player_count
+        return _threat(after, count) - _threat(before, count)
+
+
+def _stacks_on(kind: int, top: int) -> bool:
+    """True when ``kind`` can be played just before ``top`` (same colour, one lower)."""
+    return (
+        kind < 12 and top < 12 and kind // 6 == top // 6 and kind_rank(kind) == kind_rank(top) - 1
+    )
+
+
+def _distance(state: State, kind: int) -> int:
+    """How many cards must go on some pile of the kind's colour before it fits."""
+    per_colour = state.settings.piles_per_colour
+    colour = kind // 6
+    rank = kind_rank(kind)
+    best = rank  # on a new pile
+    free = False
+    for pile in state.piles[colour * per_colour : (colour + 1) * per_colour]:
+        count = len(pile)
+        if count == 0:
+            free = True
+        elif count < rank:
+            best = min(best, rank - count - 1)
+    if free:
+        best = min(best, rank - 1)
+    return best
+
+
+def _card_value(state: State, kind: int, copy: int) -> float:
+    """What holding the ``copy``-th card of ``kind`` is worth."""
+    if kind >= 12:
+        value = _KEEP[Kind(kind)]
+        if kind == Kind.SKIP and state.player_count == 2:
+            value = 22.0
+        if kind == Kind.REV and state.player_count == 2:
+            value = 0.0
+        return value / copy
+    if kind_rank(kind) == 0:
+        return _KEEP_WILD / copy
+    return max(0.0, 12.0 - 3.0 * _distance(state, kind)) / copy
+
+
+def _next_players(state: State, seat: int) -> list[int]:
+    """The opponents who play, in order, before ``seat``'s next turn (R20, R26)."""
+    count = state.player_count
+    first = (seat + state.direction * (state.pending_skips + 1)) % count
+    return _players_from(state, first, seat)
+
+
+def _players_from(state: State, first: int, seat: int) -> list[int]:
+    """The seats from ``first`` on, in the direction of play, up to ``seat``."""
+    count = state.player_count
+    direction = state.direction
+    order: list[int] = []
+    current = first
+    while current != seat and len(order) < count:
+        order.append(current)
+        current = (current + direction) % count
+    return order
+
+
+def evaluate(view: View, state: State) -> float:
+    """Score a running ``state`` for ``view``'s seat (as if its turn ended with no discard)."""
+    return Evaluator.from_view(view).evaluate(state, None, 0)
+
+
+def should_block(view: View) -> bool:
+    """R29: whether to spend a Block on the completion in ``view``'s open window.
+
+    Always when the chip would win; with two players whenever the chip brings the
+    completer closer to winning; with more, when it brings the completer within
+    ``_BLOCK_NEED`` chips of winning and the completer leads (or a spare Block is held).
+    """
+    completer = view.window_completer
+    slot = view.window_pile
+    if completer is None or slot is None or view.hand is None:
+        return False
+    settings = view.settings
+    colour = slot // settings.piles_per_colour
+    if view.supply is not None and view.supply[colour] == 0:
+        return False
+    before = chips_needed(view.chips[completer], settings)
+    chips = list(view.chips[completer])
+    chips[colour] += 1
+    need = chips_needed(chips, settings)
+    if need == 0:
+        return True
+    if need == before:
+        return False
+    if settings.player_count == 2:
+        return need <= _BLOCK_NEED_TWO
+    blocks = sum(1 for card in view.hand if CARD_KIND[card] == Kind.BLOCK)
+    others = [chips_needed(c, settings) for s, c in enumerate(view.chips) if s != completer]
+    return need <= _BLOCK_NEED and (need <= min(others) or blocks >= 2)
+
+
+class Planner:
+    """Depth-first search over one seat's plays this turn (bounded, memoised)."""
+
+    def __init__(
+        self, evaluator: Evaluator, seat: int, settings: Settings, *, node_budget: int = 300
+    ) -> None:
+        self.evaluator = evaluator
+        self.node_budget = node_budget
+        self.seat = seat
+        self.space = action_space(settings.player_count, settings.piles_per_colour)
+        self.table = self.space.actions_of(seat)
+        self.memo: dict[tuple[object, ...], float] = {}
+        self.nodes = 0
+
+    def scores(self, state: State, played: int) -> list[tuple[float, int]]:
+        """The best score reachable after each legal action, as ``(score, id)`` pairs."""
+        ids = legal_action_ids(state, self.seat)
+        return [(self._value_of(state, action_id, played), action_id) for action_id in ids]
+
+    def best(self, state: State, played: int) -> tuple[float, list[int]]:
+        """The best score reachable and the action ids that reach it first."""
+        scored = self.scores(state, played)
+        top = max(score for score, _ in scored)
+        return top, [action_id for score, action_id in scored if score == top]
+
+    def _value_of(self, state: State, action_id: int, played: int) -> float:
+        action = self.table[action_id]
+        if action.type == ActionType.DISCARD:
+            return self.evaluator.evaluate(state, int(action.kind or 0), played)
+        if action.type == ActionType.END:
+            return self.evaluator.evaluate(state, None, played)
+        child = state.clone()
+        apply_in_place(child, self.seat, action, checked=False)
+        _pass_window(child)
+        return self._search(child, played + (action.type == ActionType.PLAY))
+
+    def search(self, state: State, played: int) -> float:
+        """The best score this seat can reach from ``state`` by the end of its turn."""
+        return self._search(state, played)
+
+    def _search(self, state: State, played: int) -> float:
+        if state.is_over or state.current != self.seat:
+            return self.evaluator.evaluate(state, None, played)
+        key = _key(state, self.seat, played)
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        self.nodes += 1
+        best = -2 * _WIN
+        for action_id in legal_action_ids(state, self.seat):
+            action = self.table[action_id]
+            if action.type not in _CONTINUING and action.type != ActionType.DISCARD:
+                score = self.evaluator.evaluate(state, None, played)
+            elif action.type == ActionType.DISCARD:
+                score = self.evaluator.evaluate(state, int(action.kind or 0), played)
+            elif self.nodes >= self.node_budget:
+                continue
+            else:
+                score = self._value_of(state, action_id, played)
+            best = max(best, score)
+        self.memo[key] = best
+        return best
+
+
+def _pass_window(state: State) -> None:
+    """Plan as if nobody blocks: every asked opponent passes (R29)."""
+    while state.phase == 1:
+        seat = state.current_player()
+        assert seat is not None
+        apply_in_place(state, seat, Action(ActionType.PASS), checked=False)
+
+
+def _key(state: State, seat: int, played: int) -> tuple[object, ...]:
+    per_colour = state.settings.piles_per_colour
+    lengths = [len(pile) for pile in state.piles]
+    piles = tuple(tuple(sorted(lengths[c * per_colour : (c + 1) * per_colour])) for c in range(2))
+    return (
+        tuple(sorted(CARD_KIND[card] for card in state.hands[seat])),
+        piles,
+        len(state.discards[seat]),
+        tuple(len(pile) for pile in state.discards),
+        tuple(tuple(chips) for chips in state.chips),
+        state.pending_skips,
+        state.direction,
+        played,
+    )
+
+
+class HeuristicBot:
+    """A turn-planning heuristic player (see the module docstring)."""
+
+    def __init__(self, *, seed: int | None = None) -> None:
+        self.name = "heuristic"
+        self.rng = random.Random(seed)
+
+    def choose(self, view: View) -> Action:
+        """Return the first action of the best-scoring plan for this turn."""
+        legal = legal_actions_of(view)
+        if view.phase == "block_window":
+            block = next((a for _, a in legal if a.type == ActionType.BLOCK), None)
+            if block is not None and should_block(view):
+                return block
+            return next(a for _, a in legal if a.type == ActionType.PASS)
+        if len(legal) == 1:
+            return legal[0][1]
+        assert view.seat is not None
+        state = resample(view, view.seat, self.rng)
+        planner = Planner(Evaluator.from_view(view), view.seat, view.settings)
+        _, best = planner.best(state, 0)
+        action_id = best[0] if len(best) == 1 else self.rng.choice(best)
+        return planner.table[action_id]

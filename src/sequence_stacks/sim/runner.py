@@ -1,0 +1,259 @@
+"""Many games across processes: configs, per-game rows, Ctrl-C safe and resumable.
+
+A :class:`SimConfig` names the settings, the bots (cycling over the seats and rotating
+one seat each game, as in :func:`~sequence_stacks.sim.selfplay.iter_selfplay`), the
+number of games and the base seed. Game ``i`` of a config is fully determined by the
+config and ``i`` (:func:`play_row`), so the rows are the same whatever the number of
+processes and in whatever order games finish; a resumed run skips the keys it has.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import itertools
+import json
+import multiprocessing
+import signal
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from pathlib import Path
+from typing import Any, Final
+
+from sequence_stacks.bots import make_bot
+from sequence_stacks.engine import Event, Settings
+
+from .play import play_game
+from .results import ResultsWriter, Row
+from .selfplay import game_seed, seat_bots
+
+__all__ = ["RunStats", "SimConfig", "Task", "play_row", "run_tasks", "tasks_of"]
+
+_DEFAULTS: Final = Settings(player_count=2).to_dict()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SimConfig:
+    """One simulated setup: settings, bots by seat rotation, games and base seed."""
+
+    settings: Settings
+    bot_names: tuple[str, ...]
+    games: int
+    seed: int = 0
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The variant options that differ from the defaults (player count excluded)."""
+        data = self.settings.to_dict()
+        return {
+            name: value
+            for name, value in data.items()
+            if name != "player_count" and value != _DEFAULTS[name]
+        }
+
+    @property
+    def config_id(self) -> str:
+        """A readable, stable id: players, bots, options and a short digest."""
+        options = self.options
+        text = json.dumps(
+            {"settings": self.settings.to_dict(), "bots": self.bot_names, "seed": self.seed},
+            sort_keys=True,
+        )
+        digest = hashlib.sha256(text.encode()).hexdigest()[:8]
+        parts = [f"p{self.settings.player_count}", "-".join(self.bot_names)]
+        parts += [f"{name}={value}" for name, value in sorted(options.items())]
+        return "/".join(parts) + f"#{digest}"
+
+
+Task = tuple[SimConfig, int]
+
+
+def tasks_of(configs: Sequence[SimConfig], done: set[tuple[str, int]] | None = None) -> list[Task]:
+    """Every (config, game index) still to play, configs interleaved round-robin."""
+    done = done or set()
+    per_config = [
+        [(config, index) for index in range(config.games) if (config.config_id, index) not in done]
+        for config in configs
+    ]
+    tasks: list[Task] = []
+    longest = max((len(items) for items in per_config), default=0)
+    for position in range(longest):
+        tasks += [items[position] for items in per_config if position < len(items)]
+    return tasks
+
+
+class _Tally:
+    """Collects a game's per-seat statistics from its events."""
+
+    _SEAT_EVENTS: Final = {
+        "SkipPlayed": "skips",
+        "ReversePlayed": "reverses",
+        "CardStolen": "steal_cards",
+        "ChipStolen": "steal_chips",
+        "CardPlayed": "cards_played",
+        "PileCompleted": "completions",
+    }
+
+    def __init__(self, player_count: int) -> None:
+        names = (
+            *("cards_played", "completions", "blocked_against", "blocks"),
+            *("skips", "reverses", "steal_cards", "steal_chips"),
+        )
+        self.counts = {name: [0] * player_count for name in names}
+        self.reshuffles = 0
+        self.completer = -1
+
+    def __call__(self, event: Event) -> None:
+        kind = type(event).__name__
+        column = self._SEAT_EVENTS.get(kind)
+        if column is not None:
+            self.counts[column][getattr(event, "seat")] += 1  # noqa: B009 (event union)
+        elif kind == "BlockWindowOpened":
+            self.completer = getattr(event, "completer")  # noqa: B009
+        elif kind == "PileBlocked":
+            self.counts["blocks"][getattr(event, "blocker")] += 1  # noqa: B009
+            self.counts["blocked_against"][self.completer] += 1
+        elif kind == "Reshuffled":
+            self.reshuffles += 1
+
+
+def _joined(values: Iterable[int]) -> str:
+    return "|".join(str(value) for value in values)
+
+
+def play_row(config: SimConfig, index: int, records_dir: str | None = None) -> Row:
+    """Play game ``index`` of ``config`` and return its results row.
+
+    Seeds follow :func:`~sequence_stacks.sim.selfplay.iter_selfplay`: the games of one
+    rotation share a deal, and each bot's seed comes from the game seed and its seat.
+    """
+    settings = config.settings
+    rotation = len(config.bot_names)
+    names = seat_bots(config.bot_names, settings.player_count, index)
+    seed = game_seed(config.seed, index, rotation)
+    bots = [
+        make_bot(name, seed=seed * 64 + seat * 8 + index % rotation)
+        for seat, name in enumerate(names)
+    ]
+    tally = _Tally(settings.player_count)
+    meta = {"config_id": config.config_id, "game_index": index}
+    state, record = play_game(settings, seed, bots, on_event=tally, meta=meta)
+    result = state.result
+    assert result is not None
+    if records_dir is not None:
+        path = Path(records_dir) / f"{_safe(config.config_id)}-{index:06d}.json"
+        path.write_text(json.dumps(record.to_dict()) + "\n", encoding="utf-8")
+    row: Row = {
+        "config_id": config.config_id,
+        "options": json.dumps(config.options, sort_keys=True),
+        "game_index": index,
+        "seed": seed,
+        "player_count": settings.player_count,
+        "bots": _joined_names(names),
+        "winner_seat": -1 if result.winner is None else result.winner,
+        "winner_bot": "" if result.winner is None else names[result.winner],
+        "reason": result.reason,
+        "turns": state.turn_count,
+        "actions": len(record.actions),
+        "reshuffles": tally.reshuffles,
+        "chips_blue": _joined(pair[0] for pair in state.chips),
+        "chips_red": _joined(pair[1] for pair in state.chips),
+    }
+    row.update({name: _joined(values) for name, values in tally.counts.items()})
+    return row
+
+
+def _joined_names(names: Sequence[str]) -> str:
+    return "|".join(names)
+
+
+def _safe(config_id: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-=_" else "_" for ch in config_id)
+
+
+@dataclasses.dataclass(slots=True)
+class RunStats:
+    """What a run did: games played now, skipped as done, and whether it was stopped."""
+
+    played: int = 0
+    skipped: int = 0
+    interrupted: bool = False
+    seconds: float = 0.0
+
+
+def _ignore_sigint() -> None:
+    """Workers leave Ctrl-C to the parent, which stops the pool and keeps the rows."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _play_batch(batch: list[Task], records_dir: str | None) -> list[Row]:
+    return [play_row(config, index, records_dir) for config, index in batch]
+
+
+def _batches(tasks: Sequence[Task], size: int) -> Iterator[list[Task]]:
+    for start in range(0, len(tasks), size):
+        yield list(tasks[start : start + size])
+
+
+def run_tasks(
+    tasks: Sequence[Task],
+    writer: ResultsWriter,
+    *,
+    workers: int = 1,
+    records_dir: str | None = None,
+    on_row: Callable[[Row], None] | None = None,
+    batch_size: int = 4,
+) -> RunStats:
+    """Play ``tasks`` on ``workers`` processes (1: in this process), writing each row
+    as soon as its game ends. Ctrl-C stops the run; finished rows are kept."""
+    stats = RunStats()
+    start = time.perf_counter()
+    if records_dir is not None:
+        Path(records_dir).mkdir(parents=True, exist_ok=True)
+
+    def keep(row: Row) -> None:
+        writer.write(row)
+        stats.played += 1
+        if on_row is not None:
+            on_row(row)
+
+    try:
+        if workers <= 1:
+            for config, index in tasks:
+                keep(play_row(config, index, records_dir))
+        else:
+            _run_pool(tasks, keep, workers, records_dir, batch_size)
+    except KeyboardInterrupt:
+        stats.interrupted = True
+    stats.seconds = time.perf_counter() - start
+    return stats
+
+
+def _run_pool(
+    tasks: Sequence[Task],
+    keep: Callable[[Row], None],
+    workers: int,
+    records_dir: str | None,
+    batch_size: int,
+) -> None:
+    context = multiprocessing.get_context("spawn")
+    pending: set[Future[list[Row]]] = set()
+    batches = _batches(tasks, batch_size)
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_sigint)
+    try:
+        for batch in batches:
+            pending.add(pool.submit(_play_batch, batch, records_dir))
+            if len(pending) >= 2 * workers:
+                break
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                for row in future.result():
+                    keep(row)
+                for batch in itertools.islice(batches, 1):
+                    pending.add(pool.submit(_play_batch, batch, records_dir))
+    finally:
+        for future in pending:
+            future.cancel()
+        pool.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,266 @@
+"""The strong bots (heuristic, ismcts): legal choices, views only, determinism, tactics."""
+
+import dataclasses
+import random
+from collections.abc import Mapping, Sequence
+
+import pytest
+
+from sequence_stacks.bots import Bot, HeuristicBot, IsmctsBot, make_bot
+from sequence_stacks.engine import (
+    CARD_KIND,
+    Action,
+    Settings,
+    State,
+    View,
+    action_space,
+    apply_in_place,
+    deck_for,
+    kind_from_text,
+    new_game,
+    observe,
+    resample,
+    validate_state,
+)
+from sequence_stacks.sim import play_game, selfplay, summarize
+
+_SHORT: Settings = Settings(max_turns=40)
+
+
+def _small_ismcts(seed: int) -> IsmctsBot:
+    return IsmctsBot(seed=seed, iterations=12)
+
+
+def _strong(name: str, seed: int) -> Bot:
+    return _small_ismcts(seed) if name == "ismcts" else HeuristicBot(seed=seed)
+
+
+class _Checked:
+    """Wraps a bot: asserts it only ever gets a View holding no State, and legal picks."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.decisions = 0
+
+    def choose(self, view: View) -> Action:
+        assert isinstance(view, View)
+        assert not _holds_state(view)
+        action = self.bot.choose(view)
+        assert view.seat is not None
+        space = action_space(view.settings.player_count, view.settings.piles_per_colour)
+        assert space.id_of(action, view.seat) in view.legal_action_ids, action
+        self.decisions += 1
+        return action
+
+
+def _holds_state(value: object) -> bool:
+    if isinstance(value, State):
+        return True
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return any(_holds_state(getattr(value, f.name)) for f in dataclasses.fields(value))
+    if isinstance(value, tuple | list):
+        return any(_holds_state(item) for item in value)
+    return False
+
+
+@pytest.mark.parametrize("player_count", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("bot_name", ["heuristic", "ismcts"])
+def test_strong_bots_choose_legal_actions_from_views_only(bot_name: str, player_count: int) -> None:
+    settings = _SHORT.replace(player_count=player_count)
+    players = [_Checked(_strong(bot_name, seed)) for seed in range(player_count)]
+    state, record = play_game(settings, 11 + player_count, players)
+    assert state.is_over
+    assert sum(p.decisions for p in players) == len(record.actions)
+
+
+def test_heuristic_plays_full_games_against_every_bot_legally() -> None:
+    for player_count in (2, 4, 6):
+        names = ["heuristic", "greedy", "random"]
+        players = [_Checked(make_bot(names[s % 3], seed=s)) for s in range(player_count)]
+        state, _ = play_game(Settings(player_count=player_count), player_count, players)
+        assert state.is_over
+
+
+@pytest.mark.parametrize("bot_name", ["heuristic", "ismcts"])
+def test_strong_bots_play_identically_for_the_same_seed(bot_name: str) -> None:
+    settings = _SHORT.replace(player_count=3)
+    first = play_game(settings, 5, [_strong(bot_name, s) for s in range(3)])[1]
+    second = play_game(settings, 5, [_strong(bot_name, s) for s in range(3)])[1]
+    assert first.actions == second.actions
+    assert first.digest == second.digest
+
+
+def _mid_game(player_count: int, seed: int, decisions: int) -> State:
+    state = new_game(Settings(player_count=player_count), seed)
+    bots = [make_bot("greedy", seed=s) for s in range(player_count)]
+    for _ in range(decisions):
+        seat = state.current_player()
+        assert seat is not None
+        apply_in_place(state, seat, bots[seat].choose(observe(state, seat)))
+    return state
+
+
+@pytest.mark.parametrize("bot_name", ["heuristic", "ismcts"])
+def test_choice_is_unchanged_when_hidden_cards_are_permuted(bot_name: str) -> None:
+    for seed in range(4):
+        state = _mid_game(3, seed, 25 + seed)
+        seat = state.current_player()
+        assert seat is not None
+        # Other seats' hidden cards and the draw pile, redealt within their shuffle epochs.
+        other = resample(state, seat, random.Random(seed))
+        assert other.hands[seat] == state.hands[seat]
+        assert other.hands != state.hands or other.draw != state.draw
+        view, other_view = observe(state, seat), observe(other, seat)
+        assert view == other_view
+        first = _strong(bot_name, 99).choose(view)
+        second = _strong(bot_name, 99).choose(other_view)
+        assert first == second
+
+
+def test_ismcts_options_are_checked_and_a_time_budget_still_answers() -> None:
+    with pytest.raises(ValueError, match="iterations"):
+        IsmctsBot(iterations=0)
+    state = _mid_game(2, 3, 10)
+    seat = state.current_player()
+    assert seat is not None
+    view = observe(state, seat)
+    action = IsmctsBot(seed=1, iterations=10_000, time_budget_s=0.0).choose(view)
+    space = action_space(2, 2)
+    assert space.id_of(action, seat) in view.legal_action_ids
+
+
+def test_ismcts_root_statistics_cover_the_legal_actions() -> None:
+    state = _mid_game(2, 8, 6)
+    seat = state.current_player()
+    assert seat is not None
+    view = observe(state, seat)
+    root = IsmctsBot(seed=2, iterations=200).search(view)
+    assert set(root.children) <= set(view.legal_action_ids)
+    assert sum(child.visits for child in root.children.values()) == 200
+    for child in root.children.values():
+        assert child.available >= child.visits >= 1
+
+
+# --- tactics on rigged positions ---------------------------------------------------------
+
+
+class _Cards:
+    """Hands out distinct card ids by kind text (``"B3"``), lowest id first."""
+
+    def __init__(self, player_count: int) -> None:
+        self.free = list(deck_for(player_count))
+
+    def __call__(self, *texts: str) -> list[int]:
+        cards: list[int] = []
+        for text in texts:
+            kind = kind_from_text(text)
+            card = next(c for c in self.free if CARD_KIND[c] == kind)
+            self.free.remove(card)
+            cards.append(card)
+        return cards
+
+
+def _rig(
+    cards: _Cards,
+    *,
+    player_count: int = 2,
+    hands: Mapping[int, Sequence[int]],
+    piles: Mapping[int, Sequence[int]] | None = None,
+    discards: Mapping[int, Sequence[int]] | None = None,
+    chips: Sequence[tuple[int, int]] | None = None,
+    window: tuple[int, int] | None = None,
+) -> State:
+    state = new_game(Settings(player_count=player_count), 0).clone()
+    state.hands = [list(hands.get(seat, ())) for seat in range(player_count)]
+    state.piles = [list((piles or {}).get(slot, ())) for slot in range(4)]
+    state.discards = [list((discards or {}).get(seat, ())) for seat in range(player_count)]
+    state.draw = sorted(cards.free)
+    state.known = [[] for _ in range(player_count)]
+    state.chips = [list(pair) for pair in (chips or [(0, 0)] * player_count)]
+    state.supply = [20 - sum(p[0] for p in state.chips), 20 - sum(p[1] for p in state.chips)]
+    state.current = 0
+    if window is not None:
+        completer, slot = window
+        state.phase = 1
+        state.window_slot = slot
+        state.window_completer = completer
+        state.window_pending = [(completer + s) % player_count for s in range(1, player_count)]
+        state.window_answers = [-1] * player_count
+    validate_state(state)
+    return state
+
+
+def _heuristic_choice(state: State, seat: int | None = None) -> str:
+    acting = state.current_player() if seat is None else seat
+    assert acting is not None
+    return HeuristicBot(seed=0).choose(observe(state, acting)).notation()
+
+
+def test_heuristic_plays_the_discard_top_to_unlock_the_card_beneath() -> None:
+    # Blue pile at 2; the hand has B4, the discard pile B5 under B3: B3 from the top,
+    # then B4, then B5 (now the top) completes the pile.
+    cards = _Cards(2)
+    state = _rig(
+        cards,
+        hands={0: cards("B4", "R3", "R3", "R4", "R4"), 1: cards("R1")},
+        piles={0: cards("B1", "B2")},
+        discards={0: cards("B5", "B3")},
+    )
+    assert _heuristic_choice(state) == "^B3>1"
+
+
+def test_heuristic_completes_a_winning_sequence() -> None:
+    cards = _Cards(2)
+    state = _rig(
+        cards,
+        hands={0: cards("R5", "BW", "B2", "B2", "R3"), 1: cards("R1")},
+        piles={2: cards("R1", "R2", "R3", "R4")},
+        chips=[(2, 2), (1, 1)],
+    )
+    assert _heuristic_choice(state) == "R5>1"
+
+
+def test_heuristic_steals_a_chip_from_the_leader() -> None:
+    cards = _Cards(4)
+    state = _rig(
+        cards,
+        player_count=4,
+        hands={0: cards("SCHIP", "R3", "R3", "B4", "B4"), 1: cards("R1")},
+        chips=[(0, 0), (1, 0), (2, 2), (0, 1)],
+    )
+    assert _heuristic_choice(state).startswith("SCHIP>p2:")
+
+
+def test_heuristic_does_not_leave_a_pile_at_four_for_the_next_player() -> None:
+    # B4 would leave the pile at four; the opponent's discard top is the B5 that
+    # completes it. Discarding (not playing B4) is better.
+    cards = _Cards(2)
+    state = _rig(
+        cards,
+        hands={0: cards("B4", "R3", "R3", "R4", "SCARD"), 1: cards("R1")},
+        piles={0: cards("B1", "B2", "B3")},
+        discards={1: cards("B5")},
+        chips=[(1, 1), (1, 1)],
+    )
+    assert _heuristic_choice(state) != "B4>1"
+
+
+def test_heuristic_saves_its_block_for_a_decisive_completion() -> None:
+    cards = _Cards(3)
+    base = {
+        "player_count": 3,
+        "hands": {0: cards("R1"), 1: cards("BLOCK", "R2"), 2: cards("R3")},
+        "piles": {0: cards("B1", "B2", "B3", "B4", "B5")},
+        "window": (0, 0),
+    }
+    winning = _rig(cards, chips=[(1, 3), (0, 0), (0, 0)], **base)  # type: ignore[arg-type]
+    early = _rig(cards, chips=[(0, 0), (0, 1), (0, 0)], **base)  # type: ignore[arg-type]
+    assert _heuristic_choice(winning, seat=1) == "block"
+    assert _heuristic_choice(early, seat=1) == "pass"
+
+
+def test_heuristic_beats_random_in_two_player_games() -> None:
+    rows = selfplay(Settings(player_count=2), ["heuristic", "random"], games=20, seed=3)
+    summary = summarize(rows, 2)
+    assert summary.bots["heuristic"].wins >= 17
