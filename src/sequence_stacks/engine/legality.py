@@ -5,9 +5,17 @@ from __future__ import annotations
 from .actions import Action, ActionSpace, ActionType, KindIds, action_space
 from .cards import CARD_KIND, COLOUR_NAMES, Kind, kind_colour, kind_rank, kind_text
 from .errors import IllegalActionError
+from .settings import Settings
 from .state import BLOCK_WINDOW, PLAYING, State
 
-__all__ = ["check_fields", "check_play_phase", "legal_ids_for"]
+__all__ = [
+    "check_fields",
+    "check_play_phase",
+    "hand_has",
+    "legal_ids_for",
+    "meets_win_condition",
+    "opponents_in_turn_order",
+]
 
 _CARD_KIND_OF_TYPE = {
     ActionType.SKIP: Kind.SKIP,
@@ -27,7 +35,7 @@ def check_play_phase(state: State, seat: int, action: Action) -> None:
         return
     assert action.kind is not None
     if kind_type == ActionType.DISCARD:
-        if not any(CARD_KIND[card] == action.kind for card in state.hands[seat]):
+        if not hand_has(state, seat, action.kind):
             raise IllegalActionError("R19", f"you hold no {kind_text(action.kind)} to discard")
         return
     _check_source(state, seat, action)
@@ -88,7 +96,7 @@ def _check_source(state: State, seat: int, action: Action) -> None:
         pile = state.discards[seat]
         if not pile or CARD_KIND[pile[-1]] != action.kind:
             raise IllegalActionError("R14", f"the top of your discard pile is not a {name}")
-    elif not any(CARD_KIND[card] == action.kind for card in state.hands[seat]):
+    elif not hand_has(state, seat, action.kind):
         raise IllegalActionError("R14", f"you hold no {name}")
 
 
@@ -140,11 +148,26 @@ def _check_steal_chip(state: State, seat: int, action: Action) -> None:
 
 
 def _would_win(state: State, seat: int, colour: int) -> bool:
-    chips = state.chips[seat][:]
-    chips[colour] += 1
-    settings = state.settings
+    """R28: would taking one more chip of ``colour`` make ``seat`` win?"""
+    blue, red = state.chips[seat]
+    return meets_win_condition(state.settings, blue + (colour == 0), red + (colour == 1))
+
+
+def meets_win_condition(settings: Settings, blue: int, red: int) -> bool:
+    """R31: at least ``chips_to_win`` chips with ``min_each_colour`` of each colour."""
     least = settings.min_each_colour
-    return sum(chips) >= settings.chips_to_win and min(chips) >= least
+    return blue + red >= settings.chips_to_win and blue >= least and red >= least
+
+
+def hand_has(state: State, seat: int, kind: int) -> bool:
+    """Return True if ``seat``'s hand holds a card of ``kind``."""
+    return any(CARD_KIND[card] == kind for card in state.hands[seat])
+
+
+def opponents_in_turn_order(state: State, seat: int) -> list[int]:
+    """Return ``seat``'s opponents in the current direction, starting after it (R29)."""
+    count = state.player_count
+    return [(seat + state.direction * step) % count for step in range(1, count)]
 
 
 def legal_ids_for(state: State, seat: int) -> list[int]:
@@ -152,8 +175,7 @@ def legal_ids_for(state: State, seat: int) -> list[int]:
     if state.phase == BLOCK_WINDOW:
         if seat not in state.window_pending:
             return []
-        holds_block = any(CARD_KIND[card] == Kind.BLOCK for card in state.hands[seat])
-        return [0, 1] if holds_block else [0]
+        return [0, 1] if hand_has(state, seat, Kind.BLOCK) else [0]
     if state.phase != PLAYING or seat != state.current:
         return []
     space = action_space(state.player_count, state.settings.piles_per_colour)

@@ -32,7 +32,14 @@ from .events import (
     TurnSkipped,
     TurnStarted,
 )
-from .legality import check_fields, check_play_phase, legal_ids_for
+from .legality import (
+    check_fields,
+    check_play_phase,
+    hand_has,
+    legal_ids_for,
+    meets_win_condition,
+    opponents_in_turn_order,
+)
 from .rng import Seed, seeded_shuffle
 from .settings import Settings
 from .state import AWAITING, BLOCK_WINDOW, BLOCKED, OVER, PASSED, PLAYING, Result, State
@@ -128,7 +135,7 @@ def _check_window(state: State, seat: int, action: Action) -> None:
         if seat == state.window_completer:
             raise IllegalActionError("R29", "a player cannot block their own sequence")
         raise IllegalActionError("R29", f"seat {seat} has already answered this Block window")
-    if action.type == ActionType.BLOCK and not _hand_has(state, seat, Kind.BLOCK):
+    if action.type == ActionType.BLOCK and not hand_has(state, seat, Kind.BLOCK):
         raise IllegalActionError("R29", "a Block is played from the hand, and there is none in it")
 
 
@@ -302,16 +309,12 @@ def _after_own_play(state: State, seat: int, ev: Events) -> None:
         _draw(state, seat, state.settings.hand_size, "empty-hand", ev)
 
 
-def _hand_has(state: State, seat: int, kind: int) -> bool:
-    return any(CARD_KIND[card] == kind for card in state.hands[seat])
-
-
 # --- the Block window (R17, R29) --------------------------------------------------------
 
 
 def _open_window(state: State, completer: int, slot: int, ev: Events) -> None:
     count = state.player_count
-    asked = [(completer + state.direction * step) % count for step in range(1, count)]
+    asked = opponents_in_turn_order(state, completer)
     state.phase = BLOCK_WINDOW
     state.window_slot = slot
     state.window_completer = completer
@@ -342,7 +345,7 @@ def _close_window(state: State, ev: Events) -> None:
     state.piles[slot] = []
     state.pool.extend(cards)
     answers = state.window_answers
-    order = [(completer + state.direction * step) % count for step in range(1, count)]
+    order = opponents_in_turn_order(state, completer)
     blocker = next((s for s in order if answers[s] == BLOCKED), None)
     state.phase = PLAYING
     state.window_slot = -1
@@ -380,11 +383,9 @@ def _take_chip(state: State, seat: int, colour: int, ev: Events) -> bool:
 
 
 def _has_won(state: State, seat: int) -> bool:
-    """R31: at least ``chips_to_win`` chips with ``min_each_colour`` of each colour."""
+    """R31: does ``seat`` hold enough chips of each colour to win?"""
     blue, red = state.chips[seat]
-    settings = state.settings
-    least = settings.min_each_colour
-    return blue + red >= settings.chips_to_win and blue >= least and red >= least
+    return meets_win_condition(state.settings, blue, red)
 
 
 def _end_game(state: State, reason: str, winner: int | None, ev: Events) -> None:
