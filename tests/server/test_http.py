@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import gc
 import json
 from collections.abc import Iterator
 
@@ -148,6 +150,28 @@ def test_settings_come_from_the_environment() -> None:
         ServerSettings.from_env({"SEQUENCE_STACKS_PORT": "many"})
     with pytest.raises(ValueError, match="block_timeout"):
         ServerSettings(block_timeout=0)
+
+
+def test_freeze_heap_is_read_from_the_environment_and_checked() -> None:
+    assert ServerSettings().freeze_heap is False
+    for text, value in (("1", True), ("Yes", True), ("off", False), ("0", False)):
+        assert ServerSettings.from_env({"SEQUENCE_STACKS_FREEZE_HEAP": text}).freeze_heap is value
+    with pytest.raises(ValueError, match="FREEZE_HEAP"):
+        ServerSettings.from_env({"SEQUENCE_STACKS_FREEZE_HEAP": "maybe"})
+
+
+def test_freeze_heap_freezes_what_is_alive_once_the_server_has_started() -> None:
+    gc.unfreeze()
+    settings = dataclasses.replace(FAST, freeze_heap=True)
+    try:
+        with TestClient(create_app(settings, storage=MemoryStorage())) as test_client:
+            assert test_client.get("/api/health").status_code == 200
+            assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+    with TestClient(create_app(FAST, storage=MemoryStorage())) as test_client:
+        assert test_client.get("/api/health").status_code == 200
+        assert gc.get_freeze_count() == 0
 
 
 def test_serve_subcommand_parses_its_options() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import time
 from collections.abc import AsyncIterator, Mapping
@@ -51,6 +52,9 @@ def create_app(
         service = TableService(store, config)
         app.state.service = service
         await service.start()
+        if config.freeze_heap:
+            gc.collect()
+            gc.freeze()
         try:
             yield
         finally:

@@ -34,6 +34,11 @@ class ServerSettings:
             closes the connection.
         max_message_bytes: larger client messages are refused and the socket closed.
         rate_per_second, rate_burst: per-connection token bucket for client messages.
+        freeze_heap: once started (tables loaded), move every object then alive out of
+            the garbage collector's reach (``gc.freeze()``). The imported modules and
+            loaded tables are then never scanned again, which cuts the collector's
+            pauses, the main source of the latency tail under load (docs/server.md).
+            ``sequence-stacks serve`` turns it on; tests leave it off.
     """
 
     host: str = "127.0.0.1"
@@ -49,6 +54,7 @@ class ServerSettings:
     max_message_bytes: int = 4096
     rate_per_second: float = 20.0
     rate_burst: int = 40
+    freeze_heap: bool = False
 
     def __post_init__(self) -> None:
         for name in ("turn_timeout", "block_timeout", "grace_period", "heartbeat_interval"):
@@ -80,6 +86,9 @@ _FLOATS: Final = {"turn_timeout", "block_timeout", "grace_period", "heartbeat_in
 _FLOATS_EXTRA: Final = {"rate_per_second"}
 _INTS: Final = {"port", "max_message_bytes", "rate_burst"}
 _RANGES: Final = {"bot_delay", "bot_block_delay"}
+_BOOLS: Final = {"freeze_heap"}
+_TRUE: Final = {"1", "true", "yes", "on"}
+_FALSE: Final = {"0", "false", "no", "off"}
 
 
 def _parse(name: str, text: str) -> object:
@@ -88,6 +97,10 @@ def _parse(name: str, text: str) -> object:
             return float(text)
         if name in _INTS:
             return int(text)
+        if name in _BOOLS:
+            if text.lower() not in _TRUE | _FALSE:
+                raise ValueError(text)
+            return text.lower() in _TRUE
         if name in _RANGES:
             low, _, high = text.partition(",")
             return (float(low), float(high or low))

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import os
 import socket
 from typing import Any
 
-from .config import ServerSettings
+from .config import ENV_PREFIX, ServerSettings
 
 __all__ = ["add_serve_parser", "run_serve"]
 
@@ -53,6 +54,8 @@ def run_serve(args: argparse.Namespace) -> int:
     if bot_delay:
         low, _, high = str(bot_delay).partition(",")
         overrides["bot_delay"] = (float(low), float(high or low))
+    if ENV_PREFIX + "FREEZE_HEAP" not in os.environ:
+        overrides["freeze_heap"] = True  # the long-running server: see ServerSettings
     settings = ServerSettings.from_env(None, **overrides)
     port = settings.port or _free_port(settings.host)
     print(f"Sequence Stacks is being served at http://{settings.host}:{port}/", flush=True)
