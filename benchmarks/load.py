@@ -16,7 +16,9 @@ uniformly from ``think * (1 - J) .. think * (1 + J)`` (same mean): with ``J = 0`
 table acts in lock step, so the server sees bursts of ``--tables`` actions at once,
 which no crowd of real players produces. ``--no-compression`` turns WebSocket
 permessage-deflate off (browsers ask for it, so it is on by default).
-``LOAD_SERVER_COMMAND`` replaces the server command (for profiling).
+The server accepts compression only if it is configured to (``SEQUENCE_STACKS_COMPRESSION=1``
+in the environment, which the server inherits; off by default): the report says what
+was accepted. ``LOAD_SERVER_COMMAND`` replaces the server command (for profiling).
 
 The server runs in its own process; this client process shares the machine with it.
 The report includes both processes' CPU use and the client's event-loop lag (how late
@@ -83,6 +85,9 @@ class Seat:
     async def run(self, stop: float) -> None:
         compression = "deflate" if self.stats.compression else None
         async with connect(self.url, max_size=2**22, compression=compression) as ws:
+            if ws.response is not None:
+                accepted = ws.response.headers.get("Sec-WebSocket-Extensions", "")
+                self.stats.extensions.add(accepted.split(";")[0] or "none")
             await ws.send(json.dumps({"type": "hello", "token": self.token}))
             while time.monotonic() < stop:
                 try:
@@ -140,6 +145,7 @@ class Stats:
         self.refused = 0
         self.lags: list[float] = []
         self.compression = compression
+        self.extensions: set[str] = set()  # what the server accepted
 
 
 async def _watch_lag(stats: Stats, stop: float, tick: float = 0.01) -> None:
@@ -254,8 +260,12 @@ def main(argv: list[str] | None = None) -> int:
             server.terminate()
             server.wait(timeout=10)
     _report(args.tables, elapsed, stats, cpu)
-    compression = "off" if args.no_compression else "permessage-deflate"
-    print(f"client think time: {args.think} s, jitter {args.jitter}, compression {compression}")
+    asked = "none" if args.no_compression else "permessage-deflate"
+    accepted = ", ".join(sorted(stats.extensions)) or "unknown"
+    print(
+        f"client think time: {args.think} s, jitter {args.jitter}, "
+        f"compression asked {asked}, accepted {accepted}"
+    )
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import dataclasses
 import gc
 import json
@@ -10,8 +11,11 @@ from collections.abc import Iterator
 
 import pytest
 from starlette.testclient import TestClient
+from websockets.frames import Frame
+from websockets.protocol import Protocol, Side
 
 from sequence_stacks.server import MemoryStorage, ServerSettings, add_serve_parser, create_app
+from sequence_stacks.server.app import _DirectWriter
 from sequence_stacks.server.audit import card_ids, hidden_history
 
 from .harness import FAST, SHORT_GAME, connect, create_table, play_until_over, sit
@@ -185,3 +189,46 @@ def test_serve_subcommand_parses_its_options() -> None:
         5.0,
     )
     assert callable(args.run)
+
+
+# --- the direct write path (one transport write per batch of frames) ------------------
+
+
+class WebSocketsSansIOProtocol:
+    """Stands in for uvicorn's protocol of that name: what ``_DirectWriter`` uses."""
+
+    def __init__(self) -> None:
+        self.conn = Protocol(Side.SERVER)
+        self.writes: list[bytes] = []
+        self.transport = self
+        self.close_sent = False
+        self.disconnected = False
+        self.handshake_complete = True
+        self.writable = asyncio.Event()
+        self.writable.set()
+
+    def write(self, data: bytes) -> None:
+        self.writes.append(data)
+
+    async def send(self, message: object) -> None:
+        raise AssertionError("the direct path does not go through ASGI send")
+
+
+def test_direct_writes_are_the_same_frames_in_one_write() -> None:
+    protocol = WebSocketsSansIOProtocol()
+    writer = _DirectWriter.of(protocol.send)
+    assert writer is not None
+    texts = ['{"type":"ack","id":"a","version":7}', '{"type":"update","é":"ü"}']
+    assert writer.write(texts)
+    assert len(protocol.writes) == 1
+    client = Protocol(Side.CLIENT)
+    client.receive_data(protocol.writes[0])
+    frames = [event for event in client.events_received() if isinstance(event, Frame)]
+    assert [bytes(frame.data).decode() for frame in frames] == texts
+    protocol.writable.clear()  # paused by flow control: the ASGI path must wait
+    assert not writer.write(["{}"])
+    protocol.writable.set()
+    protocol.close_sent = True
+    assert not writer.write(["{}"])
+    assert len(protocol.writes) == 1
+    assert _DirectWriter.of(print) is None  # any other server: the ASGI path

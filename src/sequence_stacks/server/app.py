@@ -15,10 +15,12 @@ from pathlib import Path
 from typing import Any, Final
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .config import ServerSettings
@@ -75,7 +77,7 @@ def create_app(
         WebSocketRoute("/ws/{table_id}", _socket),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(_KeepRawSend)])
     app.state.settings = config
     return app
 
@@ -198,10 +200,18 @@ class _TokenBucket:
 
 
 class _Connection:
-    """One WebSocket: a queue of outgoing frames drained by a writer task."""
+    """One WebSocket: a queue of outgoing frames drained by a writer task.
 
-    def __init__(self, websocket: WebSocket) -> None:
+    The writer takes every frame waiting in the queue at once (an action's ack and the
+    update that follows it, say) and, when the socket is served by uvicorn's
+    ``websockets`` protocol, frames them all and hands them to the transport in one
+    write (see :class:`_DirectWriter`); otherwise it sends them one by one through
+    ASGI.
+    """
+
+    def __init__(self, websocket: WebSocket, direct: _DirectWriter | None = None) -> None:
         self.websocket = websocket
+        self.direct = direct
         self.seat: int | None = None
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.overflowed = False
@@ -219,12 +229,82 @@ class _Connection:
         self.queue.put_nowait(text)
 
     async def write(self) -> None:
+        queue = self.queue
         while True:
-            text = await self.queue.get()
-            if text is None:
+            batch = [await queue.get()]
+            while not queue.empty():
+                batch.append(queue.get_nowait())
+            texts = [text for text in batch if text is not None]
+            if texts and not (self.direct is not None and self.direct.write(texts)):
+                for text in texts:
+                    await self.websocket.send_text(text)
+            if len(texts) < len(batch):
                 await self.websocket.close(code=1013, reason="too far behind; reconnect")
                 return
-            await self.websocket.send_text(text)
+
+
+class _DirectWriter:
+    """Frames text messages with the connection's own ``websockets`` protocol object
+    and writes them to the transport in one call, skipping the per-message ASGI path
+    (Starlette's wrappers, uvicorn's ``send``, a transport write per frame).
+
+    Only used when the ASGI ``send`` is a method of uvicorn's
+    ``WebSocketsSansIOProtocol`` (``serve`` selects that implementation); anything
+    else, and any socket that is closing or paused for flow control, takes the plain
+    ASGI path. Frames are the same bytes either way (permessage-deflate included).
+    """
+
+    def __init__(self, protocol: Any) -> None:
+        self.protocol = protocol
+
+    @classmethod
+    def of(cls, send: object) -> _DirectWriter | None:
+        protocol = getattr(send, "__self__", None)
+        if type(protocol).__name__ != "WebSocketsSansIOProtocol":
+            return None
+        if not all(hasattr(protocol, name) for name in _DIRECT_ATTRIBUTES):
+            return None
+        return cls(protocol)
+
+    def write(self, texts: list[str]) -> bool:
+        """Send ``texts`` as one write; False (nothing sent) if the ASGI path must."""
+        protocol = self.protocol
+        conn = protocol.conn
+        if (
+            protocol.close_sent
+            or protocol.disconnected
+            or not protocol.handshake_complete
+            or not protocol.writable.is_set()
+            or conn.state.name != "OPEN"
+        ):
+            return False
+        for text in texts:
+            conn.send_text(text.encode())
+        protocol.transport.write(b"".join(conn.data_to_send()))
+        return True
+
+
+_DIRECT_ATTRIBUTES: Final = (
+    "conn",
+    "transport",
+    "close_sent",
+    "disconnected",
+    "handshake_complete",
+    "writable",
+)
+_RAW_SEND: Final = "sequence_stacks.raw_send"
+
+
+class _KeepRawSend:
+    """ASGI middleware: keep the server's own ``send`` of a WebSocket in its scope."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            scope[_RAW_SEND] = send
+        await self.app(scope, receive, send)
 
 
 async def _socket(websocket: WebSocket) -> None:
@@ -232,7 +312,7 @@ async def _socket(websocket: WebSocket) -> None:
     service = _service(websocket)
     table_id = websocket.path_params["table_id"]
     await websocket.accept()
-    connection = _Connection(websocket)
+    connection = _Connection(websocket, _DirectWriter.of(websocket.scope.get(_RAW_SEND)))
     writer = asyncio.create_task(connection.write())
     try:
         await _read(websocket, connection, service, table_id, settings)
@@ -255,11 +335,11 @@ async def _read(
     bucket = _TokenBucket(settings.rate_per_second, settings.rate_burst)
     strikes = 0
     greeted = False
+    silence = 3 * settings.heartbeat_interval
     while True:
         try:
-            message = await asyncio.wait_for(
-                websocket.receive(), timeout=3 * settings.heartbeat_interval
-            )
+            async with asyncio.timeout(silence):  # a timer, not a task, per message
+                message = await websocket.receive()
         except TimeoutError:
             await _close(connection, 1001, "no heartbeat")
             return

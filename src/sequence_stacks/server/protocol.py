@@ -99,9 +99,7 @@ def lobby_dict(table: Table, connected: Sequence[bool]) -> dict[str, Any]:
             {"seat": index, **seat.public(), "connected": connected[index]}
             for index, seat in enumerate(table.seats)
         ],
-        "result": None
-        if result is None
-        else {"reason": result.reason, "winner": result.winner, "returns": list(result.returns)},
+        "result": None if result is None else _result_dict(result),
     }
 
 
@@ -111,23 +109,23 @@ _VIEW_FIELDS: Final = tuple(field.name for field in dataclasses.fields(View))
 def view_dict(table: Table, viewer: int | None) -> dict[str, Any] | None:
     """The viewer's view of the current game (a spectator has no hand), or None.
 
-    The same data as ``observe(state, viewer).to_dict()`` (a test keeps them equal),
-    built faster: the field names and the settings dict are computed once.
+    Encodes to the same JSON as ``observe(state, viewer).to_dict()`` (a test keeps
+    them equal), built faster: the field names and the settings dict are computed
+    once, and the view's tuples are left as they are (JSON arrays either way).
     """
     if table.state is None:
         return None
     view = observe(table.state, viewer)
-    data = {name: _plain(getattr(view, name)) for name in _VIEW_FIELDS}
+    data = {name: getattr(view, name) for name in _VIEW_FIELDS}
     data["settings"] = table.settings_dict
+    result = view.result
+    if result is not None:
+        data["result"] = _result_dict(result)
     return data
 
 
-def _plain(value: object) -> object:
-    if isinstance(value, tuple):
-        return [_plain(item) for item in value]
-    if isinstance(value, Result):
-        return {"reason": value.reason, "winner": value.winner, "returns": list(value.returns)}
-    return value
+def _result_dict(result: Result) -> dict[str, Any]:
+    return {"reason": result.reason, "winner": result.winner, "returns": list(result.returns)}
 
 
 def action_table(table: Table, viewer: int | None) -> list[str] | None:

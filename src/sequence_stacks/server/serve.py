@@ -65,7 +65,9 @@ def run_serve(args: argparse.Namespace) -> int:
         host=settings.host,
         port=port,
         log_level=str(getattr(args, "log_level", "warning")),
+        ws="websockets-sansio",  # the one app.py writes to directly (one write per batch)
         ws_max_size=settings.max_message_bytes * 4,
+        ws_per_message_deflate=settings.compression,
     )
     return 0
 

@@ -15,6 +15,7 @@ import contextlib
 import dataclasses
 import hashlib
 import logging
+import math
 import random
 import secrets
 import time
@@ -87,6 +88,10 @@ class _Runtime:
     absent_since: dict[int, float] = dataclasses.field(default_factory=dict)
     bots: dict[int, Bot] = dataclasses.field(default_factory=dict)
     window_opened_at: float = 0.0
+    # When the runner sleeps until its next plan is due, that time; else -inf. A
+    # replan wakes it only if something is now due sooner (most replans, one per
+    # action, only push the next plan later).
+    sleeping_until: float = -math.inf
     task: asyncio.Task[None] | None = None
 
     def connected(self) -> list[bool]:
@@ -211,7 +216,14 @@ class TableService:
         runtime = await self._runtime(table_id)
         async with runtime.lock:
             table = runtime.table
-            seat = table.seat_of(hash_token(token)) if token else None
+            token_hash = hash_token(token) if token else None
+            seat = table.seat_of(token_hash) if token_hash else None
+            if seat is None and token_hash is not None:
+                # Back after a bot took the seat over (not after leaving): reclaim it.
+                claim = table.claim_of(token_hash)
+                if claim is not None:
+                    await self._commit(runtime, table.prepare_reclaim(claim))
+                    seat = claim
             self._forget(runtime, subscriber)
             subscriber.seat = seat
             runtime.subscribers.add(subscriber)
@@ -352,6 +364,13 @@ class TableService:
             raise
         if entry.op == "start":
             runtime.bots.clear()
+        if entry.op == "reclaim" and entry.seat is not None:
+            # The stand-in bot stops: its pending Block answer goes, and the plans are
+            # made again for a human seat (the window's deadline, the turn's time-out).
+            runtime.bots.pop(entry.seat, None)
+            runtime.plans = {
+                key: plan for key, plan in runtime.plans.items() if plan.seat != entry.seat
+            }
         if entry.op == "sit" and entry.seat is not None and not runtime.connected()[entry.seat]:
             runtime.absent_since[entry.seat] = self.clock()
         if table.state is not None and table.window_version == version:
@@ -435,7 +454,9 @@ class TableService:
                     due = since + self.settings.grace_period
                     wanted[("replace", seat_index)] = _Plan(due, seat_index, "replace")
         runtime.plans = wanted
-        runtime.wake.set()
+        sleeping_until = runtime.sleeping_until
+        if any(plan.due < sleeping_until for plan in wanted.values()):
+            runtime.wake.set()
 
     def _window_plan(self, runtime: _Runtime, seat: int) -> _Plan:
         opened = runtime.window_opened_at
@@ -456,13 +477,18 @@ class TableService:
         while not self._closed:
             runtime.wake.clear()
             if not runtime.plans:
+                runtime.sleeping_until = math.inf
                 await runtime.wake.wait()
+                runtime.sleeping_until = -math.inf
                 continue
             key, plan = min(runtime.plans.items(), key=lambda item: item[1].due)
             delay = plan.due - self.clock()
             if delay > 0:
+                runtime.sleeping_until = plan.due
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(runtime.wake.wait(), delay)
+                    async with asyncio.timeout(delay):
+                        await runtime.wake.wait()
+                runtime.sleeping_until = -math.inf
                 continue
             async with runtime.lock:
                 if runtime.plans.get(key) is plan:

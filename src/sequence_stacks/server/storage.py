@@ -9,6 +9,7 @@ behaviour for tests.
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
 import dataclasses
 import json
@@ -198,6 +199,7 @@ CREATE INDEX IF NOT EXISTS tables_by_status ON tables(status, visibility);
 
 
 _Job = Callable[[sqlite3.Connection], None]
+_Queued = tuple[_Job, concurrent.futures.Future[None]]
 
 
 class SqliteStorage:
@@ -232,8 +234,8 @@ class SqliteStorage:
         # Readers: one connection shared by callers under a lock.
         self._db = self._connect()
         self._lock = threading.Lock()
-        self._jobs: queue.SimpleQueue[tuple[_Job, concurrent.futures.Future[None]] | None]
-        self._jobs = queue.SimpleQueue()
+        self._jobs: queue.SimpleQueue[_Queued | list[_Queued] | None] = queue.SimpleQueue()
+        self._pending: list[_Queued] = []  # queued on the event loop, not yet handed over
         self._stop = threading.Event()
         self._closed = False
         self._closing = threading.Lock()
@@ -260,12 +262,29 @@ class SqliteStorage:
 
     def _enqueue(self, job: _Job) -> concurrent.futures.Future[None]:
         future: concurrent.futures.Future[None] = concurrent.futures.Future()
+        try:
+            loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
         with self._closing:
             if self._closed:
                 future.set_exception(sqlite3.ProgrammingError("the storage is closed"))
-            else:
+            elif loop is None:
                 self._jobs.put((job, future))
+            else:
+                # On an event loop, the jobs queued while its ready callbacks run go to
+                # the writer together, once they have run: one wake-up of the writer
+                # thread per burst of actions rather than per action.
+                self._pending.append((job, future))
+                if len(self._pending) == 1:
+                    loop.call_soon(self._flush)
         return future
+
+    def _flush(self) -> None:
+        with self._closing:
+            if self._pending:
+                self._jobs.put(self._pending)
+                self._pending = []
 
     def create_table(self, row: TableRow) -> None:
         """Insert a new table row (committed before this returns)."""
@@ -323,7 +342,7 @@ class SqliteStorage:
             first = self._jobs.get()
             if first is None:
                 return
-            batch = [first]
+            batch = first if isinstance(first, list) else [first]
             stop = False
             while len(batch) < GROUP_LIMIT:
                 try:
@@ -333,7 +352,10 @@ class SqliteStorage:
                 if job is None:
                     stop = True
                     break
-                batch.append(job)
+                if isinstance(job, list):
+                    batch.extend(job)
+                else:
+                    batch.append(job)
             self._commit_group(db, batch)
             if stop:
                 return
@@ -341,22 +363,27 @@ class SqliteStorage:
     def _commit_group(
         self,
         db: sqlite3.Connection,
-        batch: list[tuple[_Job, concurrent.futures.Future[None]]],
+        batch: list[_Queued],
     ) -> None:
         failures: list[BaseException | None] = []
         try:
             db.execute("BEGIN IMMEDIATE")
             try:
-                for job, _ in batch:
-                    db.execute("SAVEPOINT job")
-                    try:
-                        job(db)
-                    except Exception as error:  # handed to its waiter
-                        db.execute("ROLLBACK TO job")
-                        failures.append(error)
-                    else:
-                        failures.append(None)
-                    db.execute("RELEASE job")
+                if len(batch) == 1:
+                    # Alone, a job needs no savepoint: if it fails, the transaction does.
+                    batch[0][0](db)
+                    failures.append(None)
+                else:
+                    for job, _ in batch:
+                        db.execute("SAVEPOINT job")
+                        try:
+                            job(db)
+                        except Exception as error:  # handed to its waiter
+                            db.execute("ROLLBACK TO job")
+                            failures.append(error)
+                        else:
+                            failures.append(None)
+                        db.execute("RELEASE job")
                 db.execute("COMMIT")
             except BaseException:
                 if db.in_transaction:
@@ -422,6 +449,9 @@ class SqliteStorage:
             if self._closed:
                 return
             self._closed = True
+            if self._pending:
+                self._jobs.put(self._pending)
+                self._pending = []
             self._jobs.put(None)
         self._writer.join()
         self._stop.set()

@@ -67,12 +67,19 @@ class Refusal(Exception):  # noqa: N818 - an answer to a client, not a server fa
 
 @dataclasses.dataclass(slots=True)
 class Seat:
-    """Who sits in one seat; ``token_hash`` is the SHA-256 of a human's secret token."""
+    """Who sits in one seat; ``token_hash`` is the SHA-256 of a human's secret token.
+
+    A bot standing in for a player who was away too long (``replace``) keeps that
+    player's token hash and name as ``away_hash`` / ``away_name``: the same token
+    takes the seat back (``reclaim``) until the next game starts.
+    """
 
     kind: str = EMPTY
     name: str = ""
     bot: str | None = None
     token_hash: str | None = None
+    away_hash: str | None = None
+    away_name: str = ""
 
     def public(self) -> dict[str, Any]:
         """Return what anyone may know about the seat (never the token hash)."""
@@ -154,6 +161,19 @@ class Table:
                 return index
         return None
 
+    def claim_of(self, token_hash: str) -> int | None:
+        """Return the seat a bot holds for the player of this token hash, or None.
+
+        Such a seat was handed to a bot because its player was away (``replace``),
+        not given up (``leave``), and its game is still running or just over.
+        """
+        if self.state is None:
+            return None
+        for index, seat in enumerate(self.seats):
+            if seat.kind == BOT and seat.away_hash == token_hash:
+                return index
+        return None
+
     def summary(self) -> dict[str, Any]:
         """Public facts for the lobby list."""
         return {"seats": [seat.public() for seat in self.seats], "game": self.game_no}
@@ -209,6 +229,13 @@ class Table:
             raise Refusal("bad_request", "seats are only handed to bots during a game")
         self._require_seat_kind(seat, HUMAN, "only a player's seat can be handed to a bot")
         return {"op": "replace", "seat": seat, "bot": bot}
+
+    def prepare_reclaim(self, seat: int) -> dict[str, Any]:
+        """Give a seat back from its stand-in bot to the player who was away."""
+        if not 0 <= seat < len(self.seats) or self.seats[seat].away_hash is None:
+            raise Refusal("bad_request", "no player can take that seat back")
+        self._require_seat_kind(seat, BOT, "that seat is not held by a bot")
+        return {"op": "reclaim", "seat": seat}
 
     def prepare_act(
         self, seat: int, action: object, *, client: str | None = None
@@ -293,14 +320,25 @@ class Table:
     def _apply_leave(self, version: int, payload: Mapping[str, Any]) -> Entry:
         seat = int(payload["seat"])
         if self.status == "playing":
-            self._to_bot(seat, str(payload["bot"]))
+            self._to_bot(seat, str(payload["bot"]), keep_claim=False)  # given up
         else:
             self.seats[seat] = Seat()
         return Entry(version, str(payload["op"]), seat, self.game_no)
 
-    def _to_bot(self, seat: int, bot: str) -> None:
-        old = self.seats[seat].name
-        self.seats[seat] = Seat(BOT, f"{old} (bot)", bot, None)
+    def _to_bot(self, seat: int, bot: str, *, keep_claim: bool) -> None:
+        old = self.seats[seat]
+        self.seats[seat] = Seat(BOT, f"{old.name} (bot)", bot, None)
+        if keep_claim:
+            self.seats[seat].away_hash = old.token_hash
+            self.seats[seat].away_name = old.name
+
+    def _apply_reclaim(self, version: int, payload: Mapping[str, Any]) -> Entry:
+        seat = int(payload["seat"])
+        old = self.seats[seat]
+        if old.kind != BOT or old.away_hash is None:
+            raise ValueError(f"seat {seat} has no player to give it back to")
+        self.seats[seat] = Seat(HUMAN, old.away_name, None, old.away_hash)
+        return Entry(version, "reclaim", seat, self.game_no)
 
     def _apply_add_bot(self, version: int, payload: Mapping[str, Any]) -> Entry:
         seat = int(payload["seat"])
@@ -318,6 +356,8 @@ class Table:
         for index, seat in enumerate(self.seats):
             if seat.kind == EMPTY:
                 self.seats[index] = Seat(BOT, f"{bot.capitalize()} bot {index + 1}", bot, None)
+            # A player still away when the next game starts has lost the seat's claim.
+            seat.away_hash, seat.away_name = None, ""
         seed = int(payload["seed"])
         events: list[Event] = []
         self.state = new_game(self.settings, seed, events)
@@ -326,7 +366,7 @@ class Table:
 
     def _apply_replace(self, version: int, payload: Mapping[str, Any]) -> Entry:
         seat = int(payload["seat"])
-        self._to_bot(seat, str(payload["bot"]))
+        self._to_bot(seat, str(payload["bot"]), keep_claim=True)
         return Entry(version, "replace", seat, self.game_no)
 
     def _apply_act(self, version: int, payload: Mapping[str, Any]) -> Entry:
@@ -352,5 +392,6 @@ _APPLY: Final = {
     "remove_bot": Table._apply_remove_bot,
     "start": Table._apply_start,
     "replace": Table._apply_replace,
+    "reclaim": Table._apply_reclaim,
     "act": Table._apply_act,
 }

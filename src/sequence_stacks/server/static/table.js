@@ -31,6 +31,9 @@ const socket = new TableSocket(tableId, {
     ui.view = frame.view;
     ui.actions = frame.actions;
     ui.bots = frame.bots;
+    // A token is rejected once its seat is gone for good (left, or lost at a rematch).
+    // A player whose seat a bot took over while they were away is given it back by the
+    // hello itself (a "reclaim" entry): this sync then has their seat, hand and actions.
     if (frame.token_rejected) localStorage.removeItem(tokenKey);
     if (frame.reset) ui.log = [];
     for (const entry of frame.entries) addLog(entry);
@@ -71,6 +74,7 @@ const LOBBY_WORDS = {
   add_bot: "joins (bot)",
   remove_bot: "is removed",
   replace: "is away: a bot plays for them",
+  reclaim: "is back and takes the seat again",
 };
 
 function logNames() {
