@@ -36,10 +36,21 @@ class ClosedError(Exception):
 
 
 async def _receive(session: WebSocketTestSession, timeout: float) -> dict[str, Any] | None:
-    with anyio.move_on_after(timeout):
-        message: Any = await session._send_rx.receive()
-        return dict(message)
-    return None
+    # Not ``move_on_after(timeout)`` around ``receive()``: a deadline that fires in
+    # the same loop iteration as the item is handed over cancels the receiver after
+    # the item left the stream, and the frame is lost (seen once in CI as a missing
+    # ack). Polling ``receive_nowait`` never takes an item it does not return.
+    stream = session._send_rx
+    deadline = anyio.current_time() + timeout
+    while True:
+        try:
+            message: Any = stream.receive_nowait()
+        except anyio.WouldBlock:
+            if anyio.current_time() >= deadline:
+                return None
+            await anyio.sleep(0.002)
+        else:
+            return dict(message)
 
 
 class Player:
