@@ -7,9 +7,16 @@ from collections.abc import Mapping, Sequence
 import pytest
 
 from sequence_stacks.bots import Bot, HeuristicBot, IsmctsBot, make_bot
+from sequence_stacks.bots.ismcts import (
+    PlanStats,
+    could_complete,
+    default_iterations,
+    default_work_limit,
+)
 from sequence_stacks.engine import (
     CARD_KIND,
     Action,
+    ActionType,
     Settings,
     State,
     View,
@@ -28,7 +35,7 @@ _SHORT: Settings = Settings(max_turns=40)
 
 
 def _small_ismcts(seed: int) -> IsmctsBot:
-    return IsmctsBot(seed=seed, iterations=12)
+    return IsmctsBot(seed=seed, iterations=3, candidates=3)
 
 
 def _strong(name: str, seed: int) -> Bot:
@@ -121,6 +128,8 @@ def test_choice_is_unchanged_when_hidden_cards_are_permuted(bot_name: str) -> No
 def test_ismcts_options_are_checked_and_a_time_budget_still_answers() -> None:
     with pytest.raises(ValueError, match="iterations"):
         IsmctsBot(iterations=0)
+    with pytest.raises(ValueError, match="candidates"):
+        IsmctsBot(candidates=0)
     state = _mid_game(2, 3, 10)
     seat = state.current_player()
     assert seat is not None
@@ -130,16 +139,175 @@ def test_ismcts_options_are_checked_and_a_time_budget_still_answers() -> None:
     assert space.id_of(action, seat) in view.legal_action_ids
 
 
-def test_ismcts_root_statistics_cover_the_legal_actions() -> None:
-    state = _mid_game(2, 8, 6)
+def _turn_start(player_count: int, seed: int) -> State:
+    """A position at the first decision of a turn with several legal actions."""
+    state = _mid_game(player_count, seed, 6)
+    bots = [make_bot("greedy", seed=s) for s in range(player_count)]
+    while not (state.phase == 0 and state.turn_actions == 0 and len(_ids(state)) > 2):
+        seat = state.current_player()
+        assert seat is not None
+        apply_in_place(state, seat, bots[seat].choose(observe(state, seat)))
+    return state
+
+
+def _ids(state: State) -> list[int]:
     seat = state.current_player()
     assert seat is not None
-    view = observe(state, seat)
-    root = IsmctsBot(seed=2, iterations=200).search(view)
-    assert set(root.children) <= set(view.legal_action_ids)
-    assert sum(child.visits for child in root.children.values()) == 200
-    for child in root.children.values():
-        assert child.available >= child.visits >= 1
+    return list(observe(state, seat).legal_action_ids)
+
+
+@pytest.mark.parametrize("player_count", [2, 4])
+def test_ismcts_plays_every_candidate_plan_out_on_every_deal(player_count: int) -> None:
+    for seed in range(3):
+        state = _turn_start(player_count, seed)
+        seat = state.current
+        view = observe(state, seat)
+        result = IsmctsBot(seed=seed, iterations=6, candidates=4).search(view)
+        assert 1 <= len(result.plans) <= 4
+        assert 0 <= result.chosen < len(result.plans)
+        assert len({plan.ids for plan in result.plans}) == len(result.plans)
+        scores = [plan.heuristic_score for plan in result.plans]
+        assert scores == sorted(scores, reverse=True)
+        for plan in result.plans:
+            assert plan.ids[0] in view.legal_action_ids
+            if len(result.plans) > 1:
+                assert len(plan.values) == result.iterations == 6
+            assert all(0.0 <= value <= 1.0 for value in plan.values)
+
+
+def test_ismcts_default_budget_shrinks_with_the_table_so_a_search_costs_the_same() -> None:
+    # One playout plays a turn per opponent: 48 / players deals keeps the work per search
+    # about constant (docs/bots.md, decision time).
+    assert [default_iterations(count) for count in range(2, 7)] == [24, 16, 12, 10, 8]
+    assert [default_work_limit(count) for count in range(2, 7)] == [
+        30_000,
+        20_000,
+        15_000,
+        12_000,
+        10_000,
+    ]
+    for player_count in (2, 4):
+        for seed in range(4):
+            state = _turn_start(player_count, seed)
+            view = observe(state, state.current)
+            result = IsmctsBot(seed=seed, candidates=2, work_limit=10**9).search(view)
+            if len(result.plans) > 1 and result.iterations:
+                assert result.iterations == default_iterations(player_count)
+                break
+        else:
+            raise AssertionError("no position with two candidate plans was searched")
+
+
+def test_ismcts_work_limit_stops_dealing_early_but_keeps_the_plans_paired() -> None:
+    with pytest.raises(ValueError, match="work_limit"):
+        IsmctsBot(work_limit=0)
+    searched = 0
+    for seed in range(6):
+        state = _turn_start(4, seed)
+        view = observe(state, state.current)
+        wide = IsmctsBot(seed=seed, iterations=8, candidates=3, work_limit=10**9).search(view)
+        if len(wide.plans) < 2 or not wide.iterations:
+            continue
+        narrow = IsmctsBot(seed=seed, iterations=8, candidates=3, work_limit=1).search(view)
+        assert narrow.iterations == 2  # always two deals, then the limit stops it
+        assert wide.iterations == 8
+        for plan in narrow.plans:
+            assert len(plan.values) == 2
+        # The same seed deals the same first two deals either way.
+        assert [p.values for p in narrow.plans] == [p.values[:2] for p in wide.plans]
+        searched += 1
+    assert searched
+
+
+def test_ismcts_keeps_the_heuristic_plan_unless_another_is_clearly_better() -> None:
+    bot = IsmctsBot(seed=0, z=2.0)
+    base = [0.5, 0.6, 0.4, 0.55, 0.45, 0.5]
+
+    def stats(*rows: list[float]) -> list[PlanStats]:
+        return [PlanStats((index,), -float(index), list(row)) for index, row in enumerate(rows)]
+
+    assert bot._pick(stats(base, list(base), [v - 0.01 for v in base])) == 0
+    # Better on every deal by 0.05 (and the third by 0.1): clearly better, the best wins.
+    better = [v + 0.05 for v in base]
+    best = [v + 0.1 for v in base]
+    assert bot._pick(stats(base, better, best)) == 2
+    # Better on average but not beyond two standard errors of the paired difference.
+    noisy = [v + d for v, d in zip(base, [0.3, -0.25, 0.2, -0.2, 0.1, -0.1], strict=True)]
+    assert bot._pick(stats(base, noisy)) == 0
+    assert IsmctsBot(seed=0, z=0.0)._pick(stats(base, noisy)) == 1
+
+
+def test_ismcts_follows_its_plan_through_the_turn() -> None:
+    followed = 0
+    for seed in range(6):
+        state = _turn_start(2, 20 + seed)
+        seat = state.current
+        result = IsmctsBot(seed=seed, iterations=4).search(observe(state, seat))
+        plan = result.plans[result.chosen].ids
+        bot = IsmctsBot(seed=seed, iterations=4)
+        space = action_space(2, 2)
+        taken: list[int] = []
+        turn = state.turn_count
+        drawn = False
+        while state.turn_count == turn and not state.is_over and len(taken) < len(plan):
+            if state.phase == 1:
+                asked = state.current_player()
+                assert asked is not None
+                apply_in_place(state, asked, Action(ActionType.PASS))
+                continue
+            before = len(state.draw)
+            action = bot.choose(observe(state, seat))
+            taken.append(space.id_of(action, seat))
+            apply_in_place(state, seat, action)
+            if len(state.draw) < before and state.turn_count == turn:
+                drawn = True  # a draw on an empty hand (R18): the bot searches again
+                break
+        if not drawn:
+            assert taken == list(plan)
+            followed += len(taken)
+        else:
+            assert taken == list(plan[: len(taken)])
+    assert followed > 6
+
+
+def test_could_complete_reads_hands_against_open_piles() -> None:
+    cards = _Cards(2)
+    settings = Settings(player_count=2)
+    blue_three = (3, 0, 0, 0)
+    assert could_complete(cards("B4", "B5"), blue_three, (20, 20), settings)
+    assert could_complete(cards("B4", "BW"), blue_three, (20, 20), settings)
+    assert could_complete(cards("BW", "BW"), blue_three, None, settings)
+    assert not could_complete(cards("B4", "R5"), blue_three, (20, 20), settings)
+    assert not could_complete(cards("B4", "B5"), blue_three, (0, 20), settings)
+    assert not could_complete(cards("B2", "B3", "B4", "B5"), (1, 0, 0, 0), (20, 20), settings)
+    assert could_complete(cards("R5"), (0, 0, 2, 4), (20, 20), settings)
+
+
+def test_ismcts_inference_redeals_hands_that_could_have_completed() -> None:
+    checked = 0
+    for seed in range(40):
+        state = _turn_start(2, 100 + seed)
+        seat = state.current
+        other = 1 - seat
+        lengths = tuple(len(pile) for pile in state.piles)
+        if not any(length >= 3 for length in lengths):
+            continue
+        view = observe(state, seat)
+        top = view.discards[other][-1] if view.discards[other] else None
+        bot = IsmctsBot(seed=seed, inference=True)
+        bot._note_turn_start(view)
+        plain = IsmctsBot(seed=seed, inference=False)
+        plain._note_turn_start(view)
+        hits = 0
+        for _ in range(30):
+            deal = bot._deal(view)
+            hand = list(deal.hands[other]) + ([top] if top is not None else [])
+            assert not could_complete(hand, lengths, view.supply, view.settings)
+            loose = plain._deal(view)
+            hand = list(loose.hands[other]) + ([top] if top is not None else [])
+            hits += could_complete(hand, lengths, view.supply, view.settings)
+        checked += hits > 0
+    assert checked >= 3  # uniform deals do give it completing hands; inferred ones never
 
 
 # --- tactics on rigged positions ---------------------------------------------------------

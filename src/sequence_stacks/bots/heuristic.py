@@ -44,7 +44,15 @@ from sequence_stacks.engine import (
 
 from .base import legal_actions_of
 
-__all__ = ["Evaluator", "HeuristicBot", "Planner", "chips_needed", "evaluate", "should_block"]
+__all__ = [
+    "Evaluator",
+    "HeuristicBot",
+    "Planner",
+    "chips_needed",
+    "evaluate",
+    "plan_key",
+    "should_block",
+]
 
 _WIN: Final = 1_000_000.0
 _NEED_WEIGHT: Final = 100.0
@@ -98,12 +106,14 @@ class Evaluator:
         seat: the seat whose point of view is scored.
         unseen: per card kind, the cards that seat cannot see (others' hands, draw).
         unseen_total: how many cards that is.
+        calls: how many positions it has scored (a measure of search work).
     """
 
     seat: int
     settings: Settings
     unseen: list[int]
     unseen_total: int
+    calls: int = 0
 
     @classmethod
     def from_view(cls, view: View) -> Evaluator:
@@ -135,6 +145,7 @@ class Evaluator:
 
         ``played`` counts the cards the seat has played this turn.
         """
+        self.calls += 1
         if state.is_over:
             result = state.result
             assert result is not None
@@ -423,6 +434,12 @@ def _pass_window(state: State) -> None:
         seat = state.current_player()
         assert seat is not None
         apply_in_place(state, seat, Action(ActionType.PASS), checked=False)
+
+
+def plan_key(state: State, seat: int, played: int) -> tuple[object, ...]:
+    """The memo key of a position in ``seat``'s own turn: everything a plan's score
+    depends on (hand kinds, pile lengths, discard piles, chips, skips, direction)."""
+    return _key(state, seat, played)
 
 
 def _key(state: State, seat: int, played: int) -> tuple[object, ...]:

@@ -1,442 +1,547 @@
-"""The ISMCTS bot: single-observer information-set Monte Carlo tree search.
+"""The ISMCTS bot: information-set Monte Carlo search over whole-turn plans.
 
+At the first decision of a turn the bot lists the distinct ways its turn could go (a
+*plan*: the plays, in order, and the discard that ends it; searched depth first like the
+heuristic's planner, R14) and keeps the ``candidates`` best by the heuristic's score.
 Each iteration deals the cards the bot cannot see at random (a *determinization*,
-:func:`~sequence_stacks.engine.resample` of the bot's own view), then walks one shared
-tree of engine action ids from the root: the seat deciding at a node is
-``state.current_player()`` (the turn owner, or each asked opponent of a Block window,
-R29), and it picks the child that maximises its own component of the mean returns
-vector plus a UCB bonus. Since the legal actions differ between determinizations, each
-child counts how often it was *available* and that count replaces the parent's visit
-count in the bonus (the subset-armed bandit of Cowling, Powley and Whitehouse, 2012).
+:func:`~sequence_stacks.engine.resample` of its own view) and plays every candidate out
+on that same deal (common random numbers, so two plans are compared on equal luck):
 
-The root searches the ``candidates`` best actions of the heuristic planner, and the tree
-grows ``max_depth`` decisions deep within the bot's own turn (one by default). At a leaf,
-an open Block window is answered by a greedy-lite default policy, then the rest of the
-turn is valued by the heuristic planner on that determinization (or the ended turn by its
-evaluator), squashed into [-1, 1]; a finished game scores its real returns. With
-``look_ahead=True`` the leaf instead plays the turn out and the opponents' next turns by
-greedy-lite, and scores the start of the bot's next turn (measured weaker; off).
+- the plan's plays, then its discard; an opponent asked in a Block window answers with
+  the heuristic's rule from *its* view of the deal (R29), and if the deal makes the plan
+  go differently (a block, a draw on an empty hand, R18) the rest of the turn is
+  played by the heuristic planner;
+- every opponent's turn up to the bot's next one, each played by the heuristic planner
+  from that opponent's view of the deal (its hand, its knowledge of the unseen cards);
+- the position as the bot's next turn starts (its hand refilled, R13) is valued by the
+  best plan the heuristic planner finds for that turn, turned into a win probability by a
+  logistic curve fitted to self-play (``benchmarks/fit_ismcts_value.py``); a game that
+  ended in the playout scores 1 (won), 0 (lost) or a share (no winner).
 
-The RNG is injected (``seed``), so with the default iteration budget the bot plays
-identically for the same seed and view. ``time_budget_s`` adds a wall-clock limit
-(then choices depend on the machine's speed).
+The plan the heuristic ranks first is played unless another candidate did better on the
+same deals by more than ``z`` standard errors of the paired difference: the search
+overrules the heuristic only where the evidence is clear. The rest of a chosen plan is
+then followed move by move while the view is as expected, and searched again when
+anything unexpected happens (a Block, a draw).
+
+Deals are weighted by one inference (two-player games): a player who could have
+completed a sequence pile in its turn would have (it is worth a chip). So a deal in which
+the opponent, who just ended its turn and has drawn nothing since, holds with its discard
+top the cards to complete a pile it left open (two or more cards, chips of that colour
+left) is dealt again (up to 30 times). With more players the previous mover and what it
+saw are not known from a view alone (Skips and Reverses, R24-R26), so deals stay uniform.
+
+The RNG is injected (``seed``): the same seed and the same views give the same choices.
+``time_budget_s`` adds an optional wall-clock limit (then choices depend on the machine).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
+import statistics
 import time
+from collections.abc import Sequence
 from typing import Final
 
 from sequence_stacks.engine import (
+    CARD_KIND,
     Action,
-    ActionSpace,
     ActionType,
     Kind,
+    Settings,
     State,
     View,
     action_space,
     apply_in_place,
-    kind_rank,
     legal_action_ids,
+    observe,
     resample,
 )
 
 from .base import legal_actions_of
-from .heuristic import Evaluator, Planner, chips_needed, should_block
+from .heuristic import Evaluator, Planner, plan_key, should_block
 
-__all__ = ["DEFAULT_ITERATIONS", "IsmctsBot"]
+__all__ = [
+    "IsmctsBot",
+    "PlanStats",
+    "Search",
+    "could_complete",
+    "default_iterations",
+    "default_work_limit",
+]
 
-DEFAULT_ITERATIONS: Final = 300
-DEFAULT_CANDIDATES: Final = 4
-DEFAULT_MAX_DEPTH: Final = 1
-_EXPLORATION: Final = 0.25
-_EVAL_SCALE: Final = 40.0
-_LEAF_NODES: Final = 100
-_CANDIDATE_NODES: Final = 300
-_ROLLOUT_CAP: Final = 300
-
-# Rollout codes per action id: what greedy-lite needs to know without decoding.
-_OTHER: Final = 0
-_PLAY: Final = 1
-_DISCARD: Final = 2
-_STEAL_CHIP: Final = 3
-_SKIP: Final = 4
-_BLOCK: Final = 5
-_PASS: Final = 6
-
-
-class _Node:
-    """One tree node: statistics of the action that led here, and its children."""
-
-    __slots__ = ("available", "children", "totals", "visits")
-
-    def __init__(self, player_count: int) -> None:
-        self.children: dict[int, _Node] = {}
-        self.visits = 0
-        self.available = 0
-        self.totals = [0.0] * player_count
-
-
-class _Codes:
-    """Per action space and seat: (code, kind, from_discard, slot offset) per id."""
-
-    def __init__(self, space: ActionSpace, seat: int) -> None:
-        self.table = space.actions_of(seat)
-        self.rows: list[tuple[int, int, bool, int]] = []
-        for action in self.table:
-            kind = -1 if action.kind is None else int(action.kind)
-            pile = -1 if action.pile is None else action.pile
-            self.rows.append((_code(action), kind, action.from_discard, pile))
-
-
-def _code(action: Action) -> int:
-    return {
-        ActionType.PLAY: _PLAY,
-        ActionType.DISCARD: _DISCARD,
-        ActionType.STEAL_CHIP: _STEAL_CHIP,
-        ActionType.SKIP: _SKIP,
-        ActionType.BLOCK: _BLOCK,
-        ActionType.PASS: _PASS,
-    }.get(action.type, _OTHER)
+# Deals per search by default: 48 / players (24 with two players). A playout plays one
+# turn per opponent, so this keeps a search's cost about the same at every table size
+# (under 1 s per decision on the project's machine, docs/bots.md).
+_ITERATION_WORK: Final = 48
+# A search stops dealing (after at least two deals) before its playouts would score more
+# than this many positions (Evaluator.evaluate calls, which are most of a playout's time):
+# positions where every turn has many plays (a big hand, open piles everywhere) cost
+# several times the usual per playout. Counted, not timed, so the choice stays a
+# function of the seed and the view. 60,000 / players: a scored position costs more
+# with more players (every opponent's threat is priced), about 21 µs with two players,
+# 34 with four and 47 with six on the project's machine: a search stays under ~0.8 s.
+_WORK: Final = 60_000
+DEFAULT_CANDIDATES: Final = 5
+DEFAULT_Z: Final = 2.0
+DEFAULT_REDEAL: Final = 30
+_PLAN_NODES: Final = 400
+_PLANNER_NODES: Final = 150
+_PLAYED_CREDIT: Final = 14.0
+_PLAYOUT_CAP: Final = 400
+_SURE_WIN: Final = 500_000.0
+# Logistic value of the planner's score at the start of a turn, per player count:
+# P(win) = 1 / (1 + exp(-(score + offset) / scale)); counts without a curve use the
+# nearest one. Four players: fitted by benchmarks/fit_ismcts_value.py (400 heuristic
+# self-play games: 435, 575). Two players: read from that script's band table before it
+# fitted (the fit of 1,000 games gives 977, 464); the strength in docs/bots.md was
+# measured with these values.
+_VALUE_CURVE: Final = {2: (950.0, 300.0), 4: (435.0, 575.0)}
+_CONTINUING: Final = frozenset(
+    {
+        ActionType.PLAY,
+        ActionType.SKIP,
+        ActionType.REVERSE,
+        ActionType.STEAL_CARD,
+        ActionType.STEAL_CHIP,
+    }
+)
 
 
-_DISCARD_KEEP: Final = {
-    Kind.BLOCK: 50.0,
-    Kind.SCHIP: 45.0,
-    Kind.SKIP: 20.0,
-    Kind.SCARD: 15.0,
-    Kind.REV: 5.0,
-}
+# (turn, previous seat, pile lengths, its discard top, the chip supply) at a turn's start.
+_Constraint = tuple[int, int, tuple[int, ...], int | None, tuple[int, int] | None]
 
 
-class _Rollout:
-    """The greedy-lite default policy: complete, extend, steal, else a cheap discard."""
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Plan:
+    """One way the turn could go: the action ids in order and the heuristic's score.
 
-    def __init__(self, state: State, rng: random.Random) -> None:
-        settings = state.settings
-        space = action_space(settings.player_count, settings.piles_per_colour)
-        self.codes = [_Codes(space, seat) for seat in range(settings.player_count)]
-        self.per_colour = settings.piles_per_colour
-        self.rng = rng
-
-    def choose(self, state: State, seat: int, ids: list[int]) -> int:
-        """Return the id greedy-lite picks among the legal ``ids`` of ``seat``."""
-        rows = self.codes[seat].rows
-        if state.phase == 1:
-            return self._answer(state, seat, ids, rows)
-        best_id = -1
-        best = 0.0
-        discards: list[int] = []
-        for action_id in ids:
-            code, kind, from_discard, pile = rows[action_id]
-            if code == _PLAY:
-                score = self._play_score(state, kind, pile) + (0.5 if from_discard else 0.0)
-            elif code == _STEAL_CHIP:
-                score = 60.0
-            elif code == _SKIP and state.player_count == 2:
-                score = 40.0
-            else:
-                if code == _DISCARD:
-                    discards.append(action_id)
-                continue
-            if score > best:
-                best, best_id = score, action_id
-        if best_id >= 0:
-            return best_id
-        if not discards:
-            return ids[0]
-        return self._discard(state, discards, rows)
-
-    def _play_score(self, state: State, kind: int, pile: int) -> float:
-        colour = kind // 6
-        count = 0 if pile < 0 else len(state.piles[colour * self.per_colour + pile])
-        if count == 4:
-            supply = state.supply
-            has_chip = state.settings.chip_supply is None or supply[colour] > 0
-            return 100.0 if has_chip else 0.0
-        if kind_rank(kind) == 0:
-            return 0.0
-        return 5.0 if count == 3 else 10.0 + count
-
-    def _discard(
-        self, state: State, discards: list[int], rows: list[tuple[int, int, bool, int]]
-    ) -> int:
-        best_id = discards[0]
-        best = math.inf
-        for action_id in discards:
-            kind = rows[action_id][1]
-            if kind >= 12:
-                keep = _DISCARD_KEEP[Kind(kind)]
-            elif kind_rank(kind) == 0:
-                keep = 40.0
-            else:
-                keep = self.rng.random() * 10.0
-            if keep < best:
-                best, best_id = keep, action_id
-        return best_id
-
-    def _answer(
-        self, state: State, seat: int, ids: list[int], rows: list[tuple[int, int, bool, int]]
-    ) -> int:
-        block = next((i for i in ids if rows[i][0] == _BLOCK), -1)
-        if block >= 0:
-            colour = state.window_slot // self.per_colour
-            chips = state.chips[state.window_completer][:]
-            chips[colour] += 1
-            if chips_needed(chips, state.settings) == 0:
-                return block
-        return next(i for i in ids if rows[i][0] == _PASS)
-
-
-class _Scorer:
-    """Scores cut-off playouts for every seat, in [-1, 1] like the real returns.
-
-    The searching seat's heuristic score (:class:`Evaluator`), relative to the root
-    position's, is squashed by tanh; the other seats share its opposite (a paranoid
-    reading, exact for two players). A finished game scores its real returns.
+    ``open_end``: the plan stops where the hand empties and five cards are drawn (R18);
+    what follows depends on the draw and is played by the planner.
     """
 
-    def __init__(self, view: View, state: State) -> None:
-        assert view.seat is not None
-        self.seat = view.seat
-        self.evaluator = Evaluator.from_view(view)
-        self.baseline = self.evaluator.evaluate(state, None, 0)
-        self.start_baseline = self.evaluator.evaluate_start(state, 0)
-        # One planner per decision: its memo holds no hidden card (hands of other
-        # seats and the draw never enter a plan's key or score), so leaves share it.
-        self.planner = Planner(self.evaluator, self.seat, state.settings, node_budget=_LEAF_NODES)
+    score: float
+    ids: tuple[int, ...]
+    open_end: bool
 
-    def planned(self, state: State, played: int) -> list[float]:
-        """The returns vector of the best plan for the rest of the searching seat's turn
-        (the heuristic bot's turn planner, on this determinization)."""
-        planner = self.planner
-        planner.nodes = 0
-        score = planner.search(state, played) - self.baseline
-        return self._spread(math.tanh(score / _EVAL_SCALE), state.player_count)
 
-    def finish_turn(self, state: State, *, me: int, turn: int) -> int:
-        """Play the rest of ``me``'s turn by the planner's best plan; return cards played."""
-        planner = self.planner
-        table = planner.table
-        played = 0
-        while state.phase != 2 and state.turn_count == turn:
-            if state.phase == 1:
-                _pass_all(state)
+@dataclasses.dataclass(slots=True)
+class PlanStats:
+    """A searched candidate plan and its playout values (one per determinization)."""
+
+    ids: tuple[int, ...]
+    heuristic_score: float
+    values: list[float]
+
+    @property
+    def mean(self) -> float:
+        """The mean playout value (an estimated win probability)."""
+        return statistics.fmean(self.values) if self.values else 0.0
+
+
+@dataclasses.dataclass(slots=True)
+class Search:
+    """What one search found: the candidates (heuristic's first first) and the choice."""
+
+    plans: list[PlanStats]
+    chosen: int
+    iterations: int
+
+
+def _signature(state: State, seat: int) -> tuple[object, ...]:
+    """What the bot compares to tell whether its plan is still on course."""
+    return (
+        tuple(sorted(CARD_KIND[card] for card in state.hands[seat])),
+        tuple(len(pile) for pile in state.piles),
+        tuple(len(pile) for pile in state.discards),
+        tuple(tuple(chips) for chips in state.chips),
+        state.turn_count,
+        state.phase,
+    )
+
+
+def _view_signature(view: View) -> tuple[object, ...]:
+    phase = {"playing": 0, "block_window": 1}.get(view.phase, 2)
+    return (
+        tuple(sorted(CARD_KIND[card] for card in view.hand or ())),
+        tuple(len(pile) for pile in view.piles),
+        tuple(len(pile) for pile in view.discards),
+        tuple(tuple(chips) for chips in view.chips),
+        view.turn_count,
+        phase,
+    )
+
+
+def could_complete(
+    cards: Sequence[int], lengths: Sequence[int], supply: Sequence[int] | None, settings: Settings
+) -> bool:
+    """Whether ``cards`` could complete, this turn, a pile of ``lengths`` holding two or
+    more cards, of a colour whose chips are not used up (R15-R17)."""
+    per_colour = settings.piles_per_colour
+    for colour in (0, 1):
+        if supply is not None and supply[colour] == 0:
+            continue
+        counts = [0] * 6
+        for card in cards:
+            kind = CARD_KIND[card]
+            if kind < 12 and kind // 6 == colour:
+                counts[kind % 6] += 1
+        wilds = counts[5]
+        for length in lengths[colour * per_colour : (colour + 1) * per_colour]:
+            if length < 2:
                 continue
-            planner.nodes = 0
-            _, best = planner.best(state, played)
-            action = table[best[0]]
-            played += action.type == ActionType.PLAY
-            apply_in_place(state, me, action, checked=False)
-        return played
+            missing = sum(1 for rank in range(length + 1, 6) if counts[rank - 1] == 0)
+            if missing <= wilds:
+                return True
+    return False
 
-    def next_turn(self, state: State, played: int) -> list[float]:
-        """The returns vector once the other seats have played their turns: chips, the
-        cards this seat played in its turn, and the hand it starts its next turn with."""
-        result = state.result
-        if result is not None:
-            return list(result.returns)
-        score = self.evaluator.evaluate_start(state, played) - self.start_baseline
-        return self._spread(math.tanh(score / _EVAL_SCALE), state.player_count)
 
-    def _spread(self, mine: float, count: int) -> list[float]:
-        others = -mine / (count - 1)
-        return [mine if seat == self.seat else others for seat in range(count)]
+def _enumerate_plans(
+    state: State, seat: int, table: Sequence[Action], evaluator: Evaluator
+) -> list[_Plan]:
+    """Every distinct way the turn could go from ``state`` (bounded), scored by the
+    heuristic's evaluator, best first. Nobody blocks in these plans (R29)."""
+    plans: list[_Plan] = []
+    seen: set[tuple[object, ...]] = set()
+    nodes = 0
 
-    def returns(self, state: State, played: int) -> list[float]:
-        """The returns vector of a finished or cut-off playout (``played``: cards the
-        searching seat laid on piles in it)."""
-        result = state.result
-        if result is not None:
-            return list(result.returns)
-        score = self.evaluator.evaluate_after_turn(state, played) - self.baseline
-        mine = math.tanh(score / _EVAL_SCALE)
-        count = state.player_count
-        others = -mine / (count - 1)
-        return [mine if seat == self.seat else others for seat in range(count)]
+    def walk(node: State, path: tuple[int, ...], played: int) -> None:
+        nonlocal nodes
+        if node.is_over or node.current != seat or node.phase != 0:
+            plans.append(_Plan(evaluator.evaluate(node, None, played), path, False))
+            return
+        key = plan_key(node, seat, played)
+        if key in seen:
+            return
+        seen.add(key)
+        nodes += 1
+        for action_id in legal_action_ids(node, seat):
+            action = table[action_id]
+            step = (*path, action_id)
+            if action.type == ActionType.DISCARD:
+                score = evaluator.evaluate(node, int(action.kind or 0), played)
+                plans.append(_Plan(score, step, False))
+            elif action.type not in _CONTINUING:
+                plans.append(_Plan(evaluator.evaluate(node, None, played), step, False))
+            elif nodes < _PLAN_NODES:
+                child = node.clone()
+                before = len(child.hands[seat])
+                apply_in_place(child, seat, action, checked=False)
+                _pass_all(child)
+                now = played + (action.type == ActionType.PLAY)
+                kept = action.from_discard or action.type == ActionType.STEAL_CARD
+                drew = len(child.hands[seat]) > before - (0 if kept else 1)
+                if drew and child.current == seat and child.phase == 0 and not child.is_over:
+                    plans.append(_Plan(evaluator.evaluate(child, None, now), step, True))
+                else:
+                    walk(child, step, now)
+
+    walk(state, (), 0)
+    plans.sort(key=lambda plan: -plan.score)
+    return plans
+
+
+def _pass_all(state: State) -> None:
+    """Answer an open Block window with passes (the plans' own assumption)."""
+    while state.phase == 1:
+        asked = state.current_player()
+        assert asked is not None
+        apply_in_place(state, asked, Action(ActionType.PASS), checked=False)
+
+
+def _answer_window(state: State) -> None:
+    """Every asked seat answers by the heuristic's rule from its own view of the deal."""
+    while state.phase == 1:
+        asked = state.current_player()
+        assert asked is not None
+        view = observe(state, asked)
+        holds = any(CARD_KIND[card] == Kind.BLOCK for card in state.hands[asked])
+        block = holds and should_block(view)
+        kind = ActionType.BLOCK if block else ActionType.PASS
+        apply_in_place(state, asked, Action(kind), checked=False)
+
+
+def default_iterations(player_count: int) -> int:
+    """The default number of deals per search at a table of ``player_count`` seats."""
+    return max(1, round(_ITERATION_WORK / player_count))
+
+
+def default_work_limit(player_count: int) -> int:
+    """The default cap on positions scored per search at a table of that size."""
+    return _WORK // player_count
 
 
 class IsmctsBot:
-    """Single-observer ISMCTS over resampled deals (see the module docstring).
+    """Information-set Monte Carlo search over turn plans (see the module docstring).
 
     Args:
-        seed: seeds the bot's RNG (determinizations and rollouts).
-        iterations: the iteration budget of one decision.
-        time_budget_s: an optional wall-clock limit per decision, in seconds.
-        exploration: the UCB constant (returns lie in [-1, 1]).
+        seed: seeds the bot's RNG (the deals it imagines).
+        iterations: determinizations per search; every candidate plays out on each.
+            None (the default): :func:`default_iterations` of the table's size.
+        time_budget_s: an optional wall-clock limit per search, in seconds.
+        candidates: how many of the heuristic's best plans are searched.
+        z: how many standard errors better than the heuristic's first plan another
+            candidate must be to be chosen.
+        inference: re-deal hands in which the last player could have completed a pile.
+        work_limit: positions the playouts of one search may score: after at least two
+            deals, no deal is started that would pass it at the average cost of the
+            deals played so far. None (the default):
+            :func:`default_work_limit` of the table's size.
     """
 
     def __init__(
         self,
         *,
         seed: int | None = None,
-        iterations: int = DEFAULT_ITERATIONS,
+        iterations: int | None = None,
         time_budget_s: float | None = None,
-        exploration: float = _EXPLORATION,
         candidates: int = DEFAULT_CANDIDATES,
-        max_depth: int = DEFAULT_MAX_DEPTH,
-        look_ahead: bool = False,
+        z: float = DEFAULT_Z,
+        inference: bool = False,
+        work_limit: int | None = None,
     ) -> None:
-        if iterations < 1:
+        if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
+        if candidates < 1:
+            raise ValueError("candidates must be at least 1")
+        if work_limit is not None and work_limit < 1:
+            raise ValueError("work_limit must be at least 1")
         self.name = "ismcts"
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.time_budget_s = time_budget_s
-        self.exploration = exploration
         self.candidate_count = candidates
-        self.max_depth = max_depth
-        self.look_ahead = look_ahead
-        self.candidates: set[int] = set()
+        self.z = z
+        self.inference = inference
+        self.work_limit = work_limit
+        self._pending: list[int] = []
+        self._expected: list[tuple[object, ...]] = []
+        self._constraint: _Constraint | None = None
+        self._last_turn = -2
+
+    # --- choosing ------------------------------------------------------------------
 
     def choose(self, view: View) -> Action:
-        """Search from ``view`` and return the root action visited most."""
+        """Answer a Block window by the heuristic's rule; otherwise follow the current
+        plan while the view is as expected, else search for a new one."""
         legal = legal_actions_of(view)
-        if len(legal) == 1:
-            return legal[0][1]
         if view.phase == "block_window":
-            block = should_block(view)
-            kind = ActionType.BLOCK if block else ActionType.PASS
-            return next(action for _, action in legal if action.type == kind)
+            block = next((a for _, a in legal if a.type == ActionType.BLOCK), None)
+            if block is not None and should_block(view):
+                return block
+            return next(a for _, a in legal if a.type == ActionType.PASS)
         assert view.seat is not None
-        root = self.search(view)
-        best_id = max(
-            (action_id for action_id, _ in legal),
-            key=lambda i: _root_key(root.children.get(i), view.seat or 0),
-        )
-        return dict(legal)[best_id]
+        self._note_turn_start(view)
+        if len(legal) == 1:
+            self._pending = []
+            return legal[0][1]
+        table = action_space(view.settings.player_count, view.settings.piles_per_colour)
+        actions = table.actions_of(view.seat)
+        if (
+            self._pending
+            and self._expected
+            and self._expected[0] == _view_signature(view)
+            and self._pending[0] in view.legal_action_ids
+        ):
+            self._expected.pop(0)
+            return actions[self._pending.pop(0)]
+        result = self.search(view)
+        plan = result.plans[result.chosen].ids
+        self._follow(view, plan)
+        return actions[self._pending.pop(0)]
 
-    def search(self, view: View) -> _Node:
-        """Run the iterations from ``view`` and return the root of the tree."""
+    def _note_turn_start(self, view: View) -> None:
+        """At a turn's first decision, remember what the previous player left (for the
+        inference), unless the previous turn was the bot's own (a Skip, R26)."""
+        if view.turn_actions != 0:
+            return
+        assert view.seat is not None
+        count = view.settings.player_count
+        previous = (view.seat - view.direction) % count
+        own_again = view.turn_count == self._last_turn + 1
+        self._last_turn = view.turn_count
+        self._pending = []
+        if own_again or count != 2:
+            self._constraint = None
+            return
+        tops = view.discards[previous]
+        self._constraint = (
+            view.turn_count,
+            previous,
+            tuple(len(pile) for pile in view.piles),
+            tops[-1] if tops else None,
+            view.supply,
+        )
+
+    def _follow(self, view: View, plan: tuple[int, ...]) -> None:
+        """Adopt ``plan`` and the signatures the bot's views should show along it."""
         assert view.seat is not None
         seat = view.seat
-        count = view.settings.player_count
-        root = _Node(count)
-        deadline = None if self.time_budget_s is None else time.perf_counter() + self.time_budget_s
-        rollout: _Rollout | None = None
-        scorer: _Scorer | None = None
-        for _ in range(self.iterations):
-            state = resample(view, seat, self.rng)
-            if rollout is None or scorer is None:
-                rollout = _Rollout(state, self.rng)
-                scorer = _Scorer(view, state)
-                self.candidates = _candidates(scorer, state, self.candidate_count)
-            self._iterate(root, state, rollout, scorer)
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-        return root
+        state = resample(view, seat, random.Random(0))  # only own and public cards used
+        table = action_space(view.settings.player_count, view.settings.piles_per_colour)
+        actions = table.actions_of(seat)
+        self._pending = list(plan)
+        self._expected = []
+        for action_id in plan[:-1]:
+            before = len(state.hands[seat])
+            action = actions[action_id]
+            apply_in_place(state, seat, action, checked=False)
+            _pass_all(state)
+            kept = action.from_discard or action.type == ActionType.STEAL_CARD
+            if len(state.hands[seat]) > before - (0 if kept else 1):
+                break  # a draw (R18): search again then
+            self._expected.append(_signature(state, seat))
+        del self._pending[len(self._expected) + 1 :]
 
-    def _iterate(self, root: _Node, state: State, rollout: _Rollout, scorer: _Scorer) -> None:
-        """One iteration: select and expand within the searching seat's turn, then score."""
-        path = [root]
-        node = root
-        me = state.current
+    # --- searching -----------------------------------------------------------------
+
+    def search(self, view: View) -> Search:
+        """Search the candidate plans from ``view`` (the bot's turn, playing phase)."""
+        assert view.seat is not None
+        seat = view.seat
+        settings = view.settings
+        actions = action_space(settings.player_count, settings.piles_per_colour).actions_of(seat)
+        evaluator = Evaluator.from_view(view)
+        first = self._deal(view)
+        plans = _enumerate_plans(first, seat, actions, evaluator)[: self.candidate_count]
+        stats = [PlanStats(plan.ids, plan.score, []) for plan in plans]
+        if len(plans) == 1 or plans[0].score >= _SURE_WIN:
+            return Search(stats, 0, 0)
+        deadline = None if self.time_budget_s is None else time.perf_counter() + self.time_budget_s
+        curve = _curve(settings.player_count)
+        iterations = self.iterations or default_iterations(settings.player_count)
+        work_limit = self.work_limit or default_work_limit(settings.player_count)
+        done = work = 0
+        for index in range(iterations):
+            deal = first if index == 0 else self._deal(view)
+            for plan, stat in zip(plans, stats, strict=True):
+                value, nodes = self._playout(
+                    deal, seat=seat, plan=plan, actions=actions, evaluator=evaluator, curve=curve
+                )
+                stat.values.append(value)
+                work += nodes
+            done += 1
+            if done >= 2 and work + work / done > work_limit:  # the next deal would pass it
+                break
+            if deadline is not None and done >= 2 and time.perf_counter() >= deadline:
+                break
+        return Search(stats, self._pick(stats), done)
+
+    def _pick(self, stats: list[PlanStats]) -> int:
+        """The heuristic's first plan, unless another beats it clearly on the same deals."""
+        best, best_gain = 0, 0.0
+        base = stats[0].values
+        for index in range(1, len(stats)):
+            diffs = [a - b for a, b in zip(stats[index].values, base, strict=True)]
+            gain = statistics.fmean(diffs)
+            error = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
+            if gain > best_gain and gain > self.z * error:
+                best, best_gain = index, gain
+        return best
+
+    def _deal(self, view: View) -> State:
+        """A determinization, re-dealt while it contradicts the inference."""
+        assert view.seat is not None
+        state = resample(view, view.seat, self.rng)
+        constraint = self._constraint
+        if not self.inference or constraint is None or constraint[0] != view.turn_count:
+            return state
+        _, previous, lengths, top, supply = constraint
+        for _ in range(DEFAULT_REDEAL):
+            cards = list(state.hands[previous])
+            if top is not None:
+                cards.append(top)
+            if not could_complete(cards, lengths, supply, view.settings):
+                break
+            state = resample(view, view.seat, self.rng)
+        return state
+
+    def _playout(
+        self,
+        deal: State,
+        *,
+        seat: int,
+        plan: _Plan,
+        actions: Sequence[Action],
+        evaluator: Evaluator,
+        curve: tuple[float, float],
+    ) -> tuple[float, int]:
+        """Play ``plan`` and the opponents' turns on ``deal``; value the next turn.
+
+        Returns the value and the positions the playout scored (its work)."""
+        state = deal.clone()
         turn = state.turn_count
         played = 0
-        expanded = False
-        while (
-            not state.is_over
-            and not expanded
-            and state.turn_count == turn
-            and len(path) <= self.max_depth
-        ):
-            seat = state.current_player()
-            assert seat is not None
-            ids = legal_action_ids(state, seat)
-            if node is root and self.candidates:
-                ids = [i for i in ids if i in self.candidates]
-            for action_id in ids:
-                child = node.children.get(action_id)
-                if child is not None:
-                    child.available += 1
-            untried = [i for i in ids if i not in node.children]
-            if untried:
-                action_id = untried[0] if len(untried) == 1 else self.rng.choice(untried)
-                child = _Node(state.player_count)
-                child.available = 1
-                node.children[action_id] = child
-                expanded = True
-            else:
-                action_id = self._select(node, ids, seat)
-                child = node.children[action_id]
-            action = rollout.codes[seat].table[action_id]
-            played += seat == me and action.type == ActionType.PLAY
+        work = -evaluator.calls
+        for action_id in plan.ids:
+            if state.is_over or state.current != seat or state.phase != 0:
+                break
+            if state.turn_count != turn or action_id not in legal_action_ids(state, seat):
+                break
+            action = actions[action_id]
+            played += action.type == ActionType.PLAY
             apply_in_place(state, seat, action, checked=False)
-            node = child
-            path.append(node)
-        values = self._leaf_values(state, rollout, scorer, me=me, turn=turn, played=played)
-        for visited in path:
-            visited.visits += 1
-            totals = visited.totals
-            for index, value in enumerate(values):
-                totals[index] += value
-
-    def _leaf_values(
-        self, state: State, rollout: _Rollout, scorer: _Scorer, *, me: int, turn: int, played: int
-    ) -> list[float]:
-        """Score a leaf: an open Block window is answered by greedy-lite; then the rest of
-        the turn is planned (heuristic planner) or the finished turn is scored."""
-        while state.phase == 1:
-            seat = state.current_player()
-            assert seat is not None
-            action_id = rollout.choose(state, seat, legal_action_ids(state, seat))
-            apply_in_place(state, seat, rollout.codes[seat].table[action_id], checked=False)
-        if not self.look_ahead:
-            if state.phase == 0 and state.current == me and state.turn_count == turn:
-                return scorer.planned(state, played)
-            return scorer.returns(state, played)
-        played += scorer.finish_turn(state, me=me, turn=turn)
+            _answer_window(state)
+        if not state.is_over and state.current == seat and state.turn_count == turn:
+            played += _finish_turn(state, seat, Planner(evaluator, seat, state.settings))
         steps = 0
-        while (
-            not state.is_over
-            and steps < _ROLLOUT_CAP
-            and not (state.phase == 0 and state.current == me)
-        ):
-            seat = state.current_player()
-            assert seat is not None
-            action_id = rollout.choose(state, seat, legal_action_ids(state, seat))
-            apply_in_place(state, seat, rollout.codes[seat].table[action_id], checked=False)
+        planner: Planner | None = None
+        planner_turn = -1
+        opponent_played = 0
+        while not state.is_over and not (state.phase == 0 and state.current == seat):
             steps += 1
-        return scorer.next_turn(state, played)
-
-    def _select(self, node: _Node, ids: list[int], seat: int) -> int:
-        best_id = ids[0]
-        best = -math.inf
-        constant = self.exploration
-        for action_id in ids:
-            child = node.children[action_id]
-            mean = child.totals[seat] / child.visits
-            score = mean + constant * math.sqrt(math.log(child.available) / child.visits)
-            if score > best:
-                best, best_id = score, action_id
-        return best_id
-
-
-def _candidates(scorer: _Scorer, state: State, count: int) -> set[int]:
-    """The root actions worth searching: the ``count`` best by the heuristic planner on
-    one determinization (ties included); empty (all actions) if ``count`` is 0."""
-    if count <= 0:
-        return set()
-    planner = scorer.planner
-    planner.nodes = 0
-    planner.node_budget = _CANDIDATE_NODES
-    scored = sorted(planner.scores(state, 0), reverse=True)
-    planner.node_budget = _LEAF_NODES
-    floor = scored[min(count, len(scored)) - 1][0]
-    return {action_id for score, action_id in scored if score >= floor}
-
-
-def _pass_all(state: State) -> None:
-    """Answer an open Block window with passes (the planner's own assumption)."""
-    while state.phase == 1:
-        seat = state.current_player()
-        assert seat is not None
-        apply_in_place(state, seat, Action(ActionType.PASS), checked=False)
+            if steps > _PLAYOUT_CAP:
+                break
+            if state.phase == 1:
+                _answer_window(state)
+                continue
+            mover = state.current
+            if planner is None or planner_turn != state.turn_count:
+                if planner is not None:
+                    work += planner.evaluator.calls
+                own = Evaluator.from_view(observe(state, mover))
+                planner = Planner(own, mover, state.settings, node_budget=_PLANNER_NODES)
+                planner_turn, opponent_played = state.turn_count, 0
+            planner.nodes = 0
+            _, best = planner.best(state, opponent_played)
+            action = planner.table[best[0]]
+            opponent_played += action.type == ActionType.PLAY
+            apply_in_place(state, mover, action, checked=False)
+        if planner is not None:
+            work += planner.evaluator.calls
+        result = state.result
+        if result is not None:
+            work += evaluator.calls
+            if result.winner is None:
+                return 1.0 / state.player_count, work
+            return (1.0 if result.winner == seat else 0.0), work
+        mine = Planner(evaluator, seat, state.settings, node_budget=_PLANNER_NODES)
+        score = mine.search(state, 0) + _PLAYED_CREDIT * played
+        offset, scale = curve
+        value = 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, (score + offset) / scale))))
+        return value, work + evaluator.calls
 
 
-def _root_key(child: _Node | None, seat: int) -> tuple[int, float]:
-    if child is None or child.visits == 0:
-        return (0, -math.inf)
-    return (child.visits, child.totals[seat] / child.visits)
+def _finish_turn(state: State, seat: int, planner: Planner) -> int:
+    """Play the rest of ``seat``'s turn by the planner; return the cards it laid."""
+    turn = state.turn_count
+    played = 0
+    planner.node_budget = _PLANNER_NODES
+    while not state.is_over and state.current == seat and state.turn_count == turn:
+        if state.phase == 1:
+            _answer_window(state)
+            continue
+        planner.nodes = 0
+        _, best = planner.best(state, played)
+        action = planner.table[best[0]]
+        played += action.type == ActionType.PLAY
+        apply_in_place(state, seat, action, checked=False)
+        _answer_window(state)
+    return played
+
+
+def _curve(player_count: int) -> tuple[float, float]:
+    nearest = min(_VALUE_CURVE, key=lambda count: abs(count - player_count))
+    return _VALUE_CURVE[nearest]

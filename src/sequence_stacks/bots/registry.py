@@ -28,8 +28,9 @@ _FACTORIES: Final[dict[str, tuple[Callable[..., Bot], str]]] = {
     ),
     "ismcts": (
         IsmctsBot,
-        "information-set Monte Carlo tree search over resampled deals, 300 iterations "
-        "a decision (about 20 ms median), the heuristic planner valuing its leaves",
+        "information-set Monte Carlo search over its best turn plans: 48/players resampled deals, "
+        "each plan and the opponents' replies played out on every deal, the next turn "
+        "valued as a win probability",
     ),
 }
 
