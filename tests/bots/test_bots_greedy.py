@@ -1,81 +1,18 @@
 """The greedy bot's heuristics on rigged positions, and its strength against random."""
 
-from collections.abc import Mapping, Sequence
-
 import pytest
 
 from sequence_stacks.bots import GreedyBot
 from sequence_stacks.engine import (
-    CARD_KIND,
     Action,
     Settings,
     State,
     action_space,
-    deck_for,
-    kind_from_text,
-    new_game,
     observe,
-    validate_state,
 )
 from sequence_stacks.sim import selfplay, summarize
 
-
-class _Cards:
-    """Hands out distinct card ids by kind text (``"B3"``), lowest id first."""
-
-    def __init__(self, player_count: int) -> None:
-        self.free = list(deck_for(player_count))
-
-    def __call__(self, *texts: str) -> list[int]:
-        cards: list[int] = []
-        for text in texts:
-            kind = kind_from_text(text)
-            card = next(c for c in self.free if CARD_KIND[c] == kind)
-            self.free.remove(card)
-            cards.append(card)
-        return cards
-
-
-def _rig(
-    cards: _Cards,
-    *,
-    player_count: int = 2,
-    hands: Mapping[int, Sequence[int]],
-    piles: Mapping[int, Sequence[int]] | None = None,
-    discards: Mapping[int, Sequence[int]] | None = None,
-    chips: Sequence[tuple[int, int]] | None = None,
-    supply: tuple[int, int] | None = None,
-    current: int = 0,
-    window: tuple[int, int] | None = None,
-) -> State:
-    """A dealt game with the named cards moved into place; every other card is drawn.
-
-    ``window`` is ``(completer, slot)`` to open a Block window on a five-card pile.
-    """
-    state = new_game(Settings(player_count=player_count), 0).clone()
-    placed = {*cards.free}
-    state.hands = [list(hands.get(seat, ())) for seat in range(player_count)]
-    state.piles = [list((piles or {}).get(slot, ())) for slot in range(4)]
-    state.discards = [list((discards or {}).get(seat, ())) for seat in range(player_count)]
-    state.draw = sorted(placed)
-    state.known = [[] for _ in range(player_count)]
-    state.chips = [list(pair) for pair in (chips or [(0, 0)] * player_count)]
-    if supply is None:
-        supply = (
-            20 - sum(pair[0] for pair in state.chips),
-            20 - sum(pair[1] for pair in state.chips),
-        )
-    state.supply = list(supply)
-    state.current = current
-    if window is not None:
-        completer, slot = window
-        state.phase = 1  # the Block window (R29)
-        state.window_slot = slot
-        state.window_completer = completer
-        state.window_pending = [(completer + s) % player_count for s in range(1, player_count)]
-        state.window_answers = [-1] * player_count
-    validate_state(state)
-    return state
+from .rigging import Cards, rig
 
 
 def _choice(state: State, seat: int | None = None) -> Action:
@@ -92,8 +29,8 @@ def _choice(state: State, seat: int | None = None) -> Action:
 
 
 def _window(completer_chips: tuple[int, int], my_chips: tuple[int, int]) -> State:
-    cards = _Cards(2)
-    return _rig(
+    cards = Cards(2)
+    return rig(
         cards,
         hands={0: cards("R1", "R1", "R2"), 1: cards("BLOCK", "R3", "R4")},
         piles={0: cards("B1", "B2", "B3", "B4", "B5")},
@@ -117,8 +54,8 @@ def test_greedy_saves_its_block_when_the_completer_does_not_lead() -> None:
 
 
 def test_greedy_passes_without_a_block() -> None:
-    cards = _Cards(3)
-    state = _rig(
+    cards = Cards(3)
+    state = rig(
         cards,
         player_count=3,
         hands={0: cards("R1"), 1: cards("R2"), 2: cards("BLOCK")},
@@ -134,8 +71,8 @@ def test_greedy_passes_without_a_block() -> None:
 
 
 def test_greedy_completes_with_a_number_rather_than_a_wild() -> None:
-    cards = _Cards(2)
-    state = _rig(
+    cards = Cards(2)
+    state = rig(
         cards,
         hands={0: cards("BW", "B5", "R3"), 1: cards("R1")},
         piles={0: cards("B1", "B2", "B3", "B4")},
@@ -144,8 +81,8 @@ def test_greedy_completes_with_a_number_rather_than_a_wild() -> None:
 
 
 def test_greedy_completes_from_the_discard_top_when_equivalent() -> None:
-    cards = _Cards(2)
-    state = _rig(
+    cards = Cards(2)
+    state = rig(
         cards,
         hands={0: cards("B5", "R3", "R4"), 1: cards("R1")},
         piles={0: cards("B1", "B2", "B3", "B4")},
@@ -155,8 +92,8 @@ def test_greedy_completes_from_the_discard_top_when_equivalent() -> None:
 
 
 def test_greedy_plays_the_winning_completion_first() -> None:
-    cards = _Cards(2)
-    state = _rig(
+    cards = Cards(2)
+    state = rig(
         cards,
         hands={0: cards("B5", "R5", "SCHIP"), 1: cards("R1")},
         piles={0: cards("B1", "B2", "B3", "B4"), 2: cards("R1", "R2", "R3", "R4")},
@@ -166,8 +103,8 @@ def test_greedy_plays_the_winning_completion_first() -> None:
 
 
 def test_greedy_keeps_a_wild_when_a_number_fits() -> None:
-    cards = _Cards(2)
-    state = _rig(
+    cards = Cards(2)
+    state = rig(
         cards,
         hands={0: cards("BW", "B3", "R5"), 1: cards("R1")},
         piles={0: cards("B1", "B2")},
@@ -176,8 +113,8 @@ def test_greedy_keeps_a_wild_when_a_number_fits() -> None:
 
 
 def test_greedy_does_not_waste_a_wild_without_a_follow_up() -> None:
-    cards = _Cards(2)
-    state = _rig(
+    cards = Cards(2)
+    state = rig(
         cards,
         hands={0: cards("BW", "R5", "R5"), 1: cards("R1")},
         piles={0: cards("B1", "B2", "B3")},
@@ -186,8 +123,8 @@ def test_greedy_does_not_waste_a_wild_without_a_follow_up() -> None:
 
 
 def test_greedy_spends_a_wild_that_leads_to_a_completion() -> None:
-    cards = _Cards(2)
-    state = _rig(
+    cards = Cards(2)
+    state = rig(
         cards,
         hands={0: cards("BW", "B4", "B5"), 1: cards("R1")},
         piles={0: cards("B1", "B2")},
@@ -197,8 +134,8 @@ def test_greedy_spends_a_wild_that_leads_to_a_completion() -> None:
 
 def test_greedy_does_not_complete_when_no_chip_is_left() -> None:
     # With the blue supply empty a completion only recycles the pool; no chip, no play.
-    cards = _Cards(2)
-    state = _rig(
+    cards = Cards(2)
+    state = rig(
         cards,
         hands={0: cards("B5", "R4", "R4"), 1: cards("R1")},
         piles={0: cards("B1", "B2", "B3", "B4")},
@@ -209,8 +146,8 @@ def test_greedy_does_not_complete_when_no_chip_is_left() -> None:
 
 
 def test_greedy_steals_a_chip_from_the_leader() -> None:
-    cards = _Cards(3)
-    state = _rig(
+    cards = Cards(3)
+    state = rig(
         cards,
         player_count=3,
         hands={0: cards("SCHIP", "R4", "R4"), 1: cards("R1"), 2: cards("R2")},
@@ -221,23 +158,23 @@ def test_greedy_steals_a_chip_from_the_leader() -> None:
 
 
 def test_greedy_skips_for_another_turn_with_two_players() -> None:
-    cards = _Cards(2)
-    state = _rig(cards, hands={0: cards("SKIP", "R4", "R4"), 1: cards("R1")})
+    cards = Cards(2)
+    state = rig(cards, hands={0: cards("SKIP", "R4", "R4"), 1: cards("R1")})
     assert _choice(state).notation() == "SKIP"
 
 
 def test_greedy_skips_a_player_close_to_winning() -> None:
-    cards = _Cards(3)
+    cards = Cards(3)
     hands = {0: cards("SKIP", "R4", "R4"), 1: cards("R1"), 2: cards("R2")}
-    close = _rig(cards, player_count=3, hands=hands, chips=[(0, 0), (2, 1), (0, 0)])
+    close = rig(cards, player_count=3, hands=hands, chips=[(0, 0), (2, 1), (0, 0)])
     assert _choice(close).notation() == "SKIP"
-    far = _rig(cards, player_count=3, hands=hands, chips=[(1, 0), (1, 0), (1, 0)])
+    far = rig(cards, player_count=3, hands=hands, chips=[(1, 0), (1, 0), (1, 0)])
     assert _choice(far).notation() != "SKIP"
 
 
 def test_greedy_steals_a_useful_discard_top() -> None:
-    cards = _Cards(2)
-    state = _rig(
+    cards = Cards(2)
+    state = rig(
         cards,
         hands={0: cards("SCARD", "R4", "R4"), 1: cards("R1")},
         piles={0: cards("B1", "B2")},
@@ -247,8 +184,8 @@ def test_greedy_steals_a_useful_discard_top() -> None:
 
 
 def test_greedy_leaves_a_useless_discard_top() -> None:
-    cards = _Cards(2)
-    state = _rig(
+    cards = Cards(2)
+    state = rig(
         cards,
         hands={0: cards("SCARD", "R4", "R4"), 1: cards("R1")},
         discards={1: cards("B5")},
@@ -260,8 +197,8 @@ def test_greedy_leaves_a_useless_discard_top() -> None:
 
 
 def test_greedy_discards_its_least_useful_card() -> None:
-    cards = _Cards(2)
-    state = _rig(
+    cards = Cards(2)
+    state = rig(
         cards,
         hands={0: cards("BLOCK", "BW", "R5", "SCHIP", "B4"), 1: cards("R1")},
         piles={0: cards("B1", "B2")},
@@ -270,8 +207,8 @@ def test_greedy_discards_its_least_useful_card() -> None:
 
 
 def test_greedy_discards_a_card_that_stacks_on_its_discard_top() -> None:
-    cards = _Cards(2)
-    state = _rig(
+    cards = Cards(2)
+    state = rig(
         cards,
         hands={0: cards("R4", "B4", "BLOCK"), 1: cards("R1")},
         discards={0: cards("R5")},
@@ -280,8 +217,8 @@ def test_greedy_discards_a_card_that_stacks_on_its_discard_top() -> None:
 
 
 def test_greedy_ends_an_empty_handed_turn() -> None:
-    cards = _Cards(2)
-    state = _rig(cards, hands={0: [], 1: cards("R1")}, discards={0: cards("B5")})
+    cards = Cards(2)
+    state = rig(cards, hands={0: [], 1: cards("R1")}, discards={0: cards("B5")})
     assert _choice(state).notation() == "end"
 
 

@@ -2,7 +2,6 @@
 
 import dataclasses
 import random
-from collections.abc import Mapping, Sequence
 
 import pytest
 
@@ -14,7 +13,6 @@ from sequence_stacks.bots.ismcts import (
     default_work_limit,
 )
 from sequence_stacks.engine import (
-    CARD_KIND,
     Action,
     ActionType,
     Settings,
@@ -22,14 +20,13 @@ from sequence_stacks.engine import (
     View,
     action_space,
     apply_in_place,
-    deck_for,
-    kind_from_text,
     new_game,
     observe,
     resample,
-    validate_state,
 )
 from sequence_stacks.sim import play_game, selfplay, summarize
+
+from .rigging import Cards, rig
 
 _SHORT: Settings = Settings(max_turns=40)
 
@@ -271,7 +268,7 @@ def test_ismcts_follows_its_plan_through_the_turn() -> None:
 
 
 def test_could_complete_reads_hands_against_open_piles() -> None:
-    cards = _Cards(2)
+    cards = Cards(2)
     settings = Settings(player_count=2)
     blue_three = (3, 0, 0, 0)
     assert could_complete(cards("B4", "B5"), blue_three, (20, 20), settings)
@@ -313,52 +310,6 @@ def test_ismcts_inference_redeals_hands_that_could_have_completed() -> None:
 # --- tactics on rigged positions ---------------------------------------------------------
 
 
-class _Cards:
-    """Hands out distinct card ids by kind text (``"B3"``), lowest id first."""
-
-    def __init__(self, player_count: int) -> None:
-        self.free = list(deck_for(player_count))
-
-    def __call__(self, *texts: str) -> list[int]:
-        cards: list[int] = []
-        for text in texts:
-            kind = kind_from_text(text)
-            card = next(c for c in self.free if CARD_KIND[c] == kind)
-            self.free.remove(card)
-            cards.append(card)
-        return cards
-
-
-def _rig(
-    cards: _Cards,
-    *,
-    player_count: int = 2,
-    hands: Mapping[int, Sequence[int]],
-    piles: Mapping[int, Sequence[int]] | None = None,
-    discards: Mapping[int, Sequence[int]] | None = None,
-    chips: Sequence[tuple[int, int]] | None = None,
-    window: tuple[int, int] | None = None,
-) -> State:
-    state = new_game(Settings(player_count=player_count), 0).clone()
-    state.hands = [list(hands.get(seat, ())) for seat in range(player_count)]
-    state.piles = [list((piles or {}).get(slot, ())) for slot in range(4)]
-    state.discards = [list((discards or {}).get(seat, ())) for seat in range(player_count)]
-    state.draw = sorted(cards.free)
-    state.known = [[] for _ in range(player_count)]
-    state.chips = [list(pair) for pair in (chips or [(0, 0)] * player_count)]
-    state.supply = [20 - sum(p[0] for p in state.chips), 20 - sum(p[1] for p in state.chips)]
-    state.current = 0
-    if window is not None:
-        completer, slot = window
-        state.phase = 1
-        state.window_slot = slot
-        state.window_completer = completer
-        state.window_pending = [(completer + s) % player_count for s in range(1, player_count)]
-        state.window_answers = [-1] * player_count
-    validate_state(state)
-    return state
-
-
 def _heuristic_choice(state: State, seat: int | None = None) -> str:
     acting = state.current_player() if seat is None else seat
     assert acting is not None
@@ -368,8 +319,8 @@ def _heuristic_choice(state: State, seat: int | None = None) -> str:
 def test_heuristic_plays_the_discard_top_to_unlock_the_card_beneath() -> None:
     # Blue pile at 2; the hand has B4, the discard pile B5 under B3: B3 from the top,
     # then B4, then B5 (now the top) completes the pile.
-    cards = _Cards(2)
-    state = _rig(
+    cards = Cards(2)
+    state = rig(
         cards,
         hands={0: cards("B4", "R3", "R3", "R4", "R4"), 1: cards("R1")},
         piles={0: cards("B1", "B2")},
@@ -379,8 +330,8 @@ def test_heuristic_plays_the_discard_top_to_unlock_the_card_beneath() -> None:
 
 
 def test_heuristic_completes_a_winning_sequence() -> None:
-    cards = _Cards(2)
-    state = _rig(
+    cards = Cards(2)
+    state = rig(
         cards,
         hands={0: cards("R5", "BW", "B2", "B2", "R3"), 1: cards("R1")},
         piles={2: cards("R1", "R2", "R3", "R4")},
@@ -390,8 +341,8 @@ def test_heuristic_completes_a_winning_sequence() -> None:
 
 
 def test_heuristic_steals_a_chip_from_the_leader() -> None:
-    cards = _Cards(4)
-    state = _rig(
+    cards = Cards(4)
+    state = rig(
         cards,
         player_count=4,
         hands={0: cards("SCHIP", "R3", "R3", "B4", "B4"), 1: cards("R1")},
@@ -403,8 +354,8 @@ def test_heuristic_steals_a_chip_from_the_leader() -> None:
 def test_heuristic_does_not_leave_a_pile_at_four_for_the_next_player() -> None:
     # B4 would leave the pile at four; the opponent's discard top is the B5 that
     # completes it. Discarding (not playing B4) is better.
-    cards = _Cards(2)
-    state = _rig(
+    cards = Cards(2)
+    state = rig(
         cards,
         hands={0: cards("B4", "R3", "R3", "R4", "SCARD"), 1: cards("R1")},
         piles={0: cards("B1", "B2", "B3")},
@@ -415,15 +366,15 @@ def test_heuristic_does_not_leave_a_pile_at_four_for_the_next_player() -> None:
 
 
 def test_heuristic_saves_its_block_for_a_decisive_completion() -> None:
-    cards = _Cards(3)
+    cards = Cards(3)
     base = {
         "player_count": 3,
         "hands": {0: cards("R1"), 1: cards("BLOCK", "R2"), 2: cards("R3")},
         "piles": {0: cards("B1", "B2", "B3", "B4", "B5")},
         "window": (0, 0),
     }
-    winning = _rig(cards, chips=[(1, 3), (0, 0), (0, 0)], **base)  # type: ignore[arg-type]
-    early = _rig(cards, chips=[(0, 0), (0, 1), (0, 0)], **base)  # type: ignore[arg-type]
+    winning = rig(cards, chips=[(1, 3), (0, 0), (0, 0)], **base)  # type: ignore[arg-type]
+    early = rig(cards, chips=[(0, 0), (0, 1), (0, 0)], **base)  # type: ignore[arg-type]
     assert _heuristic_choice(winning, seat=1) == "block"
     assert _heuristic_choice(early, seat=1) == "pass"
 
