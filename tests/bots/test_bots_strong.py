@@ -178,7 +178,7 @@ def test_ismcts_default_budget_shrinks_with_the_table_so_a_search_costs_the_same
     assert [default_iterations(count) for count in range(2, 7)] == [24, 16, 12, 10, 8]
     assert [default_work_limit(count) for count in range(2, 7)] == [
         30_000,
-        20_000,
+        16_000,
         15_000,
         12_000,
         10_000,

@@ -80,10 +80,11 @@ _ITERATION_WORK: Final = 48
 # than this many positions (Evaluator.evaluate calls, which are most of a playout's time):
 # positions where every turn has many plays (a big hand, open piles everywhere) cost
 # several times the usual per playout. Counted, not timed, so the choice stays a
-# function of the seed and the view. 60,000 / players: a scored position costs more
-# with more players (every opponent's threat is priced), about 21 µs with two players,
-# 34 with four and 47 with six on the project's machine: a search stays under ~0.8 s.
-_WORK: Final = 60_000
+# function of the seed and the view. Per table size: a scored position costs more with
+# more players (every opponent's threat is priced): on the project's machine about 21 µs
+# on average with two players, 28 with three, 34 with four and 47 with six, and up to
+# twice that in the slowest searches; these keep a search under ~0.9 s.
+_WORK_LIMIT: Final = {2: 30_000, 3: 16_000, 4: 15_000, 5: 12_000, 6: 10_000}
 DEFAULT_CANDIDATES: Final = 5
 DEFAULT_Z: Final = 2.0
 DEFAULT_REDEAL: Final = 30
@@ -270,7 +271,7 @@ def default_iterations(player_count: int) -> int:
 
 def default_work_limit(player_count: int) -> int:
     """The default cap on positions scored per search at a table of that size."""
-    return _WORK // player_count
+    return _WORK_LIMIT[min(max(player_count, 2), 6)]
 
 
 class IsmctsBot:
