@@ -9,12 +9,15 @@ processes and in whatever order games finish; a resumed run skips the keys it ha
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import itertools
 import json
 import multiprocessing
+import os
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -31,6 +34,7 @@ from .selfplay import game_seed, seat_bots
 __all__ = ["RunStats", "SimConfig", "Task", "play_row", "run_tasks", "tasks_of"]
 
 _DEFAULTS: Final = Settings(player_count=2).to_dict()
+_PARENT_POLL_S: Final = 0.5
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -182,9 +186,41 @@ class RunStats:
     seconds: float = 0.0
 
 
-def _ignore_sigint() -> None:
-    """Workers leave Ctrl-C to the parent, which stops the pool and keeps the rows."""
+def _init_worker(parent: int) -> None:
+    """Workers leave Ctrl-C to the parent, which stops the pool and keeps the rows; and
+    a worker whose parent is gone (killed outright, SIGKILL) exits instead of waiting
+    for work forever."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with, args=(parent,), name="parent-watch", daemon=True).start()
+
+
+def _exit_with(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(_PARENT_POLL_S)
+    os._exit(1)
+
+
+class _Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP during a run: stop as on Ctrl-C, keeping the finished rows."""
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise _Stopped(signal.Signals(signum).name)
+
+
+@contextlib.contextmanager
+def _stop_on_termination() -> Iterator[None]:
+    """Treat SIGTERM and SIGHUP like Ctrl-C while a run lasts (main thread only), so
+    ``kill`` also shuts the worker processes down and keeps the rows."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {sig: signal.signal(sig, _stop) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def _play_batch(batch: list[Task], records_dir: str | None) -> list[Row]:
@@ -206,7 +242,8 @@ def run_tasks(
     batch_size: int = 4,
 ) -> RunStats:
     """Play ``tasks`` on ``workers`` processes (1: in this process), writing each row
-    as soon as its game ends. Ctrl-C stops the run; finished rows are kept."""
+    as soon as its game ends. Ctrl-C (or SIGTERM, SIGHUP) stops the run; finished rows
+    are kept."""
     stats = RunStats()
     start = time.perf_counter()
     if records_dir is not None:
@@ -219,11 +256,12 @@ def run_tasks(
             on_row(row)
 
     try:
-        if workers <= 1:
-            for config, index in tasks:
-                keep(play_row(config, index, records_dir))
-        else:
-            _run_pool(tasks, keep, workers, records_dir, batch_size)
+        with _stop_on_termination():
+            if workers <= 1:
+                for config, index in tasks:
+                    keep(play_row(config, index, records_dir))
+            else:
+                _run_pool(tasks, keep, workers, records_dir, batch_size)
     except KeyboardInterrupt:
         stats.interrupted = True
     stats.seconds = time.perf_counter() - start
@@ -240,7 +278,9 @@ def _run_pool(
     context = multiprocessing.get_context("spawn")
     pending: set[Future[list[Row]]] = set()
     batches = _batches(tasks, batch_size)
-    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_sigint)
+    pool = ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_init_worker, initargs=(os.getpid(),)
+    )
     try:
         for batch in batches:
             pending.add(pool.submit(_play_batch, batch, records_dir))
