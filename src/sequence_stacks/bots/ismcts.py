@@ -15,8 +15,10 @@ on that same deal (common random numbers, so two plans are compared on equal luc
   from that opponent's view of the deal (its hand, its knowledge of the unseen cards);
 - the position as the bot's next turn starts (its hand refilled, R13) is valued by the
   best plan the heuristic planner finds for that turn, turned into a win probability by a
-  logistic curve fitted to self-play (``benchmarks/fit_ismcts_value.py``); a game that
-  ended in the playout scores 1 (won), 0 (lost) or a share (no winner).
+  model fitted to self-play (``benchmarks/fit_ismcts_value.py``): with two players a
+  logistic regression on that score, the chips each side needs and the cards in hand
+  (:func:`leaf_features`), else a logistic curve of the score; a game that ended in
+  the playout scores 1 (won), 0 (lost) or a share (no winner).
 
 The plan the heuristic ranks first is played unless another candidate did better on the
 same deals by more than ``z`` standard errors of the paired difference: the search
@@ -61,15 +63,17 @@ from sequence_stacks.engine import (
 )
 
 from .base import legal_actions_of
-from .heuristic import Evaluator, Planner, plan_key, should_block
+from .heuristic import Evaluator, Planner, chips_needed, plan_key, should_block
 
 __all__ = [
+    "LEAF_FEATURES",
     "IsmctsBot",
     "PlanStats",
     "Search",
     "could_complete",
     "default_iterations",
     "default_work_limit",
+    "leaf_features",
 ]
 
 # Deals per search by default: 48 / players (24 with two players). A playout plays one
@@ -96,10 +100,36 @@ _SURE_WIN: Final = 500_000.0
 # Logistic value of the planner's score at the start of a turn, per player count:
 # P(win) = 1 / (1 + exp(-(score + offset) / scale)); counts without a curve use the
 # nearest one. Four players: fitted by benchmarks/fit_ismcts_value.py (400 heuristic
-# self-play games: 435, 575). Two players: read from that script's band table before it
-# fitted (the fit of 1,000 games gives 977, 464); the strength in docs/bots.md was
-# measured with these values.
+# self-play games: 435, 575). Two players (only for win conditions other than the
+# default, or value="curve"): read from that script's band table of an early run.
 _VALUE_CURVE: Final = {2: (950.0, 300.0), 4: (435.0, 575.0)}
+# Names of the features of the learned leaf value, in the order of its weights.
+LEAF_FEATURES: Final = (
+    "bias",
+    "score",
+    *(f"need={count}" for count in range(1, 6)),
+    *(f"opponent_need={count}" for count in range(1, 6)),
+    "wilds",
+    "blocks",
+    "blocks_when_close",
+    "steal_chips",
+    "skips",
+)
+# Two players, default win condition: P(win) = 1 / (1 + exp(-w . leaf_features)), the
+# weights w fitted by `python -m benchmarks.fit_ismcts_value --players 2 --games 1000
+# --seed 11 12` (56,598 turn starts of 2,000 heuristic self-play games). The strength in
+# docs/bots.md was measured with weights differing from these by at most 0.001.
+_LEARNED_2P: Final = (
+    0.493,  # bias
+    0.843,  # score
+    *(0.984, 0.47, 0.092, -0.336, -0.717),  # need=1..5
+    *(-0.622, -0.279, 0.13, 0.492, 0.77),  # opponent_need=1..5
+    0.201,  # wilds
+    0.066,  # blocks
+    0.593,  # blocks_when_close
+    0.606,  # steal_chips
+    0.139,  # skips
+)
 _CONTINUING: Final = frozenset(
     {
         ActionType.PLAY,
@@ -302,6 +332,7 @@ class IsmctsBot:
         z: float = DEFAULT_Z,
         inference: bool = False,
         work_limit: int | None = None,
+        value: str = "learned",
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
@@ -317,6 +348,9 @@ class IsmctsBot:
         self.z = z
         self.inference = inference
         self.work_limit = work_limit
+        if value not in ("learned", "curve"):
+            raise ValueError("value must be 'learned' or 'curve'")
+        self.value = value
         self._pending: list[int] = []
         self._expected: list[tuple[object, ...]] = []
         self._constraint: _Constraint | None = None
@@ -520,9 +554,26 @@ class IsmctsBot:
             return (1.0 if result.winner == seat else 0.0), work
         mine = Planner(evaluator, seat, state.settings, node_budget=_PLANNER_NODES)
         score = mine.search(state, 0) + _PLAYED_CREDIT * played
-        offset, scale = curve
-        value = 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, (score + offset) / scale))))
-        return value, work + evaluator.calls
+        return self._leaf_value(state, seat, score, curve), work + evaluator.calls
+
+    def _leaf_value(
+        self, state: State, seat: int, score: float, curve: tuple[float, float]
+    ) -> float:
+        """The win probability of ``seat`` at the start of its turn in ``state``, from
+        the planner's ``score``: the learned model where one applies, else the curve."""
+        settings = state.settings
+        if (
+            self.value == "learned"
+            and settings.player_count == 2
+            and settings.chips_to_win == 5
+            and settings.min_each_colour == 2
+        ):
+            features = leaf_features(state, seat, score)
+            logit = math.fsum(w * x for w, x in zip(_LEARNED_2P, features, strict=True))
+        else:
+            offset, scale = curve
+            logit = (score + offset) / scale
+        return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, logit))))
 
 
 def _finish_turn(state: State, seat: int, planner: Planner) -> int:
@@ -541,6 +592,39 @@ def _finish_turn(state: State, seat: int, planner: Planner) -> int:
         apply_in_place(state, seat, action, checked=False)
         _answer_window(state)
     return played
+
+
+def leaf_features(state: State, seat: int, score: float) -> list[float]:
+    """The features (``LEAF_FEATURES``) of the learned leaf value of a two-player
+    ``state`` at the start of ``seat``'s turn, where the planner scores its turn
+    ``score``: the clipped score per 1000, the chips each side still needs (R31, one
+    indicator per count 1-5), and the cards in hand the score undervalues (Blocks count
+    again when the opponent needs two chips or fewer)."""
+    settings = state.settings
+    need = min(max(chips_needed(state.chips[seat], settings), 1), 5)
+    other = min(max(chips_needed(state.chips[1 - seat], settings), 1), 5)
+    wilds = blocks = steals = skips = 0
+    for card in state.hands[seat]:
+        kind = CARD_KIND[card]
+        if kind < 12:
+            wilds += kind % 6 == 5
+        elif kind == Kind.BLOCK:
+            blocks += 1
+        elif kind == Kind.SCHIP:
+            steals += 1
+        elif kind == Kind.SKIP:
+            skips += 1
+    return [
+        1.0,
+        max(-3000.0, min(0.0, score)) / 1000.0,
+        *(float(need == count) for count in range(1, 6)),
+        *(float(other == count) for count in range(1, 6)),
+        float(wilds),
+        float(blocks),
+        float(blocks if other <= 2 else 0),
+        float(steals),
+        float(skips),
+    ]
 
 
 def _curve(player_count: int) -> tuple[float, float]:
