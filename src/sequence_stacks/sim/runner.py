@@ -35,6 +35,10 @@ __all__ = ["RunStats", "SimConfig", "Task", "play_row", "run_tasks", "tasks_of"]
 
 _DEFAULTS: Final = Settings(player_count=2).to_dict()
 _PARENT_POLL_S: Final = 0.5
+# SIGHUP does not exist on Windows; SIGTERM does.
+_TERMINATION: Final = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -215,7 +219,7 @@ def _stop_on_termination() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = {sig: signal.signal(sig, _stop) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    previous = {sig: signal.signal(sig, _stop) for sig in _TERMINATION}
     try:
         yield
     finally:
