@@ -77,8 +77,6 @@ def _act_and_wait(tab: Tab, click: Any) -> bool:
 def _step(tab: Tab, *, starts_piles: bool) -> bool:
     """Make one move through the UI if this page has one to make. True if it acted."""
     page = tab.page
-    if page.locator("#block-prompt").is_visible():
-        return _act_and_wait(tab, lambda: page.click("#answer-pass"))
     state = tab.ui()
     view = state["view"]
     if not view or view["result"] or view["phase"] != "playing" or view["current"] != state["you"]:
@@ -99,8 +97,11 @@ def _step(tab: Tab, *, starts_piles: bool) -> bool:
     return _act_and_wait(tab, discard.first.click)
 
 
-def _check_prompt_parity(tabs: list[Tab]) -> bool:
-    """When one player is asked to Block, the other (if asked too) sees the same prompt."""
+def _answer_window(tabs: list[Tab]) -> bool | None:
+    """If a Block window asks either player: check that when one is asked the other (if
+    asked too) sees the same prompt, then pass for both. None if no window asks them,
+    else whether it asked both. Players answer only here, after the check, so a window
+    cannot open and close between two looks (a race that once hid every window)."""
     states = [tab.ui() for tab in tabs]
     asked = [
         s["view"] is not None
@@ -109,13 +110,19 @@ def _check_prompt_parity(tabs: list[Tab]) -> bool:
         for s in states
     ]
     if not any(asked):
-        return False
+        return None
     view = next(s["view"] for s, a in zip(states, asked, strict=True) if a)
     both = all(s["you"] in view["window_pending"] for s in states)
-    if both:
-        for tab in tabs:
+    for tab, state in zip(tabs, states, strict=True):
+        if state["you"] in view["window_pending"]:
             tab.page.wait_for_selector("#block-prompt:not([hidden])", timeout=5_000)
     return both
+
+
+def _pass_window(tabs: list[Tab]) -> None:
+    for tab in tabs:
+        if tab.page.locator("#block-prompt").is_visible():
+            _act_and_wait(tab, lambda page=tab.page: page.click("#answer-pass"))
 
 
 def _play(
@@ -127,11 +134,15 @@ def _play(
     for _ in range(max_moves):
         if all(tab.ui()["table"]["status"] == "over" for tab in tabs):
             return windows, dropped, killed
-        if _check_prompt_parity(tabs):
+        both = _answer_window(tabs)
+        if both:
             windows += 1
             if windows == 1:
                 ann.shot("block-prompt-ann")
                 bob.shot("block-prompt-bob")
+        if both is not None:
+            _pass_window(tabs)
+            continue
         acted = _step(ann, starts_piles=False) | _step(bob, starts_piles=True)
         moves += acted
         if moves >= 3 and not dropped:
