@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import threading
 
 import pytest
 from starlette.testclient import TestClient
 
-from sequence_stacks.engine import CARD_KIND, Kind, Settings, new_game
+from sequence_stacks.engine import CARD_KIND, Action, ActionType, Kind, Settings, View, new_game
 from sequence_stacks.server import MemoryStorage, TableService, create_app
 from sequence_stacks.server.service import _Runtime
 from sequence_stacks.server.storage import TableRow
@@ -115,3 +116,36 @@ def test_bot_block_answer_timing_does_not_depend_on_its_hand() -> None:
     assert delays[0] == delays[1]
     assert len(set(delays[0])) == 20
     assert all(100.5 <= due <= 103.0 for due in delays[0])
+
+
+def test_a_bot_chooses_its_block_answer_as_the_window_opens_off_the_event_loop() -> None:
+    """R36: a bot may think longer when it holds a Block (ismcts searches then), so its
+    answer is chosen on the thinking thread when the window opens, from the view of that
+    moment, and sent at the drawn due time whatever the thinking took."""
+    table = _window_table(True)
+    service = TableService(MemoryStorage(), FAST, rng=random.Random(11))
+    runtime = _Runtime(table, window_opened_at=100.0)
+    seen: list[tuple[str, str, bool]] = []
+
+    class Recorder:
+        name = "recorder"
+
+        def choose(self, view: View) -> Action:
+            holds = any(CARD_KIND[card] == Kind.BLOCK for card in view.hand or ())
+            seen.append((threading.current_thread().name, view.phase, holds))
+            return Action(ActionType.PASS)
+
+    runtime.bots[1] = Recorder()
+    plan = service._window_plan(runtime, 1)
+    assert plan.kind == "bot"
+    assert plan.answer is not None
+    assert plan.answer.result(timeout=10) == Action(ActionType.PASS)
+    assert len(seen) == 1
+    thread, phase, holds = seen[0]
+    assert thread.startswith("bot-thinker")
+    assert thread != threading.current_thread().name
+    assert (phase, holds) == ("block_window", True)
+    timeout_plan = service._window_plan(runtime, 2)  # a person's seat: no thinking
+    assert timeout_plan.kind == "timeout"
+    assert timeout_plan.answer is None
+    assert len(seen) == 1

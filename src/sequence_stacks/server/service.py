@@ -31,6 +31,7 @@ from sequence_stacks.engine import (
     Replay,
     Settings,
     SettingsError,
+    View,
     legal_actions,
     observe,
 )
@@ -76,6 +77,10 @@ class _Plan:
     due: float
     seat: int
     kind: str  # "bot", "timeout" or "replace"
+    # A bot's Block-window answer, chosen from its view as the window opens, on the
+    # service's thinking thread: how long the bot thinks may depend on its hand (a
+    # search runs only when it holds a Block), when its answer is sent may not (R36).
+    answer: concurrent.futures.Future[Action] | None = None
 
 
 @dataclasses.dataclass(eq=False, slots=True)
@@ -117,6 +122,7 @@ class TableService:
         self._runtimes: dict[str, _Runtime] = {}
         self._loading = asyncio.Lock()
         self._closed = False
+        self._thinker: concurrent.futures.ThreadPoolExecutor | None = None
 
     # --- life cycle -----------------------------------------------------------------
 
@@ -134,6 +140,8 @@ class TableService:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        if self._thinker is not None:
+            self._thinker.shutdown(wait=False, cancel_futures=True)
 
     async def _runtime(self, table_id: str) -> _Runtime:
         runtime = self._runtimes.get(table_id)
@@ -464,7 +472,7 @@ class TableService:
             # The same delay distribution whatever the bot holds: no hint by timing (R36).
             low, high = self.settings.bot_block_delay
             delay = min(self.rng.uniform(low, high), self.settings.block_timeout)
-            return _Plan(opened + delay, seat, "bot")
+            return _Plan(opened + delay, seat, "bot", self._think(runtime, seat))
         return _Plan(opened + self.settings.block_timeout, seat, "timeout")
 
     def _turn_plan(self, table: Table, seat: int, now: float) -> _Plan:
@@ -513,6 +521,8 @@ class TableService:
         if plan.kind == "bot" or state.phase == 1:
             if plan.kind == "timeout":
                 action = Action(ActionType.PASS)
+            elif plan.answer is not None:
+                action = await asyncio.wrap_future(plan.answer)
             else:
                 action = self._bot_choice(runtime, plan.seat)
             await self._commit(runtime, table.prepare_act(plan.seat, action))
@@ -524,19 +534,32 @@ class TableService:
             action = self._bot_choice(runtime, plan.seat)
             await self._commit(runtime, table.prepare_act(plan.seat, action))
 
-    def _bot_choice(self, runtime: _Runtime, seat: int) -> Action:
-        state = runtime.table.state
-        assert state is not None
+    def _bot(self, runtime: _Runtime, seat: int) -> Bot:
         bot = runtime.bots.get(seat)
         if bot is None:
             name = runtime.table.seats[seat].bot or self.settings.default_bot
             bot = make_bot(name, seed=self.rng.getrandbits(32))
             runtime.bots[seat] = bot
-        try:
-            return bot.choose(observe(state, seat))
-        except (EngineError, ValueError):
-            log.exception("bot %s failed; taking the last legal action", bot.name)
-            return legal_actions(state, seat)[-1]
+        return bot
+
+    def _bot_choice(self, runtime: _Runtime, seat: int) -> Action:
+        state = runtime.table.state
+        assert state is not None
+        bot = self._bot(runtime, seat)
+        return _choose(bot, observe(state, seat), lambda: legal_actions(state, seat)[-1])
+
+    def _think(self, runtime: _Runtime, seat: int) -> concurrent.futures.Future[Action]:
+        """Start choosing the bot's answer on the thinking thread (one thread: bots
+        answer one at a time, and never two choices of one bot at once)."""
+        state = runtime.table.state
+        assert state is not None
+        if self._thinker is None:
+            self._thinker = concurrent.futures.ThreadPoolExecutor(
+                max_workers=1, thread_name_prefix="bot-thinker"
+            )
+        bot = self._bot(runtime, seat)
+        last = legal_actions(state, seat)[-1]  # taken now: the state moves on meanwhile
+        return self._thinker.submit(_choose, bot, observe(state, seat), lambda: last)
 
     # --- replays ---------------------------------------------------------------------
 
@@ -557,6 +580,15 @@ class TableService:
             settings = table.settings
         chosen = total if step is None else max(0, min(step, total))
         return _replay_step(record, settings, chosen, total, seat, over=over)
+
+
+def _choose(bot: Bot, view: View, fallback: Callable[[], Action]) -> Action:
+    """The bot's choice from ``view``; ``fallback()`` (the last legal action) if it fails."""
+    try:
+        return bot.choose(view)
+    except (EngineError, ValueError):
+        log.exception("bot %s failed; taking the last legal action", bot.name)
+        return fallback()
 
 
 async def _committed(stored: concurrent.futures.Future[None]) -> bool:
