@@ -9,6 +9,7 @@ from sequence_stacks.bots import Bot, HeuristicBot, IsmctsBot, make_bot
 from sequence_stacks.bots.ismcts import (
     PlanStats,
     could_complete,
+    default_candidates,
     default_iterations,
     default_work_limit,
 )
@@ -176,8 +177,11 @@ def test_ismcts_default_budget_shrinks_with_the_table_so_a_search_costs_the_same
     # One playout plays a turn per opponent: 48 / players deals keeps the work per search
     # about constant (docs/bots.md, decision time).
     assert [default_iterations(count) for count in range(2, 7)] == [24, 16, 12, 10, 8]
+    # Eight candidate plans with two players (58% vs 56% for five, docs/bots.md); five
+    # at larger tables, where eight took searches past 1 s.
+    assert [default_candidates(count) for count in range(2, 7)] == [8, 5, 5, 5, 5]
     assert [default_work_limit(count) for count in range(2, 7)] == [
-        30_000,
+        24_000,
         16_000,
         15_000,
         12_000,
@@ -383,3 +387,14 @@ def test_heuristic_beats_random_in_two_player_games() -> None:
     rows = selfplay(Settings(player_count=2), ["heuristic", "random"], games=20, seed=3)
     summary = summarize(rows, 2)
     assert summary.bots["heuristic"].wins >= 17
+
+
+def test_ismcts_searches_eight_plans_with_two_players_and_five_with_more() -> None:
+    counts: dict[int, list[int]] = {2: [], 4: []}
+    for player_count, found in counts.items():
+        for seed in range(6):
+            state = _turn_start(player_count, seed)
+            view = observe(state, state.current)
+            found.append(len(IsmctsBot(seed=seed, iterations=2).search(view).plans))
+    assert max(counts[2]) == 8
+    assert max(counts[4]) == 5

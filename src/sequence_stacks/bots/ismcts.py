@@ -33,6 +33,11 @@ top the cards to complete a pile it left open (two or more cards, chips of that 
 left) is dealt again (up to 30 times). With more players the previous mover and what it
 saw are not known from a view alone (Skips and Reverses, R24-R26), so deals stay uniform.
 
+A Block window (R29) in which the bot holds a Block is searched the same way: on each
+deal both answers are played out to the bot's next turn and valued there; the heuristic's
+rule (:func:`~sequence_stacks.bots.heuristic.should_block`) decides unless the other
+answer is better by ``z`` standard errors. A chip that would win is always blocked.
+
 The RNG is injected (``seed``): the same seed and the same views give the same choices.
 ``time_budget_s`` adds an optional wall-clock limit (then choices depend on the machine).
 """
@@ -67,10 +72,12 @@ from .heuristic import Evaluator, Planner, chips_needed, plan_key, should_block
 
 __all__ = [
     "LEAF_FEATURES",
+    "BlockSearch",
     "IsmctsBot",
     "PlanStats",
     "Search",
     "could_complete",
+    "default_candidates",
     "default_iterations",
     "default_work_limit",
     "leaf_features",
@@ -88,8 +95,12 @@ _ITERATION_WORK: Final = 48
 # more players (every opponent's threat is priced): on the project's machine about 21 µs
 # on average with two players, 28 with three, 34 with four and 47 with six, and up to
 # twice that in the slowest searches; these keep a search under ~0.9 s.
-_WORK_LIMIT: Final = {2: 30_000, 3: 16_000, 4: 15_000, 5: 12_000, 6: 10_000}
-DEFAULT_CANDIDATES: Final = 5
+_WORK_LIMIT: Final = {2: 24_000, 3: 16_000, 4: 15_000, 5: 12_000, 6: 10_000}
+# Candidate plans searched by default: the heuristic's eight best with two players, five
+# with more (every candidate costs a playout per deal, and a playout a turn per opponent:
+# eight at larger tables took four- and six-player searches past 1 s, docs/bots.md).
+_CANDIDATES: Final = {2: 8}
+_CANDIDATES_MANY: Final = 5
 DEFAULT_Z: Final = 2.0
 DEFAULT_REDEAL: Final = 30
 _PLAN_NODES: Final = 400
@@ -170,6 +181,16 @@ class PlanStats:
     def mean(self) -> float:
         """The mean playout value (an estimated win probability)."""
         return statistics.fmean(self.values) if self.values else 0.0
+
+
+@dataclasses.dataclass(slots=True)
+class BlockSearch:
+    """What one Block-window decision found: the answer and the playout values of
+    blocking and of passing on the same deals (empty when nothing was searched)."""
+
+    chosen_block: bool
+    block_values: list[float]
+    pass_values: list[float]
 
 
 @dataclasses.dataclass(slots=True)
@@ -299,6 +320,11 @@ def default_iterations(player_count: int) -> int:
     return max(1, round(_ITERATION_WORK / player_count))
 
 
+def default_candidates(player_count: int) -> int:
+    """The default number of candidate plans searched at a table of that size."""
+    return _CANDIDATES.get(player_count, _CANDIDATES_MANY)
+
+
 def default_work_limit(player_count: int) -> int:
     """The default cap on positions scored per search at a table of that size."""
     return _WORK_LIMIT[min(max(player_count, 2), 6)]
@@ -312,7 +338,8 @@ class IsmctsBot:
         iterations: determinizations per search; every candidate plays out on each.
             None (the default): :func:`default_iterations` of the table's size.
         time_budget_s: an optional wall-clock limit per search, in seconds.
-        candidates: how many of the heuristic's best plans are searched.
+        candidates: how many of the heuristic's best plans are searched. None (the
+            default): :func:`default_candidates` of the table's size.
         z: how many standard errors better than the heuristic's first plan another
             candidate must be to be chosen.
         inference: re-deal hands in which the last player could have completed a pile.
@@ -320,6 +347,9 @@ class IsmctsBot:
             deals, no deal is started that would pass it at the average cost of the
             deals played so far. None (the default):
             :func:`default_work_limit` of the table's size.
+        value: ``"learned"`` (the two-player model where it applies) or ``"curve"``.
+        block_search: search Block windows (both answers played out on the same deals,
+            :meth:`decide_block`); False answers them by the heuristic's rule alone.
     """
 
     def __init__(
@@ -328,15 +358,16 @@ class IsmctsBot:
         seed: int | None = None,
         iterations: int | None = None,
         time_budget_s: float | None = None,
-        candidates: int = DEFAULT_CANDIDATES,
+        candidates: int | None = None,
         z: float = DEFAULT_Z,
         inference: bool = False,
         work_limit: int | None = None,
         value: str = "learned",
+        block_search: bool = True,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
-        if candidates < 1:
+        if candidates is not None and candidates < 1:
             raise ValueError("candidates must be at least 1")
         if work_limit is not None and work_limit < 1:
             raise ValueError("work_limit must be at least 1")
@@ -348,6 +379,7 @@ class IsmctsBot:
         self.z = z
         self.inference = inference
         self.work_limit = work_limit
+        self.block_search = block_search
         if value not in ("learned", "curve"):
             raise ValueError("value must be 'learned' or 'curve'")
         self.value = value
@@ -364,7 +396,7 @@ class IsmctsBot:
         legal = legal_actions_of(view)
         if view.phase == "block_window":
             block = next((a for _, a in legal if a.type == ActionType.BLOCK), None)
-            if block is not None and should_block(view):
+            if block is not None and self.decide_block(view).chosen_block:
                 return block
             return next(a for _, a in legal if a.type == ActionType.PASS)
         assert view.seat is not None
@@ -430,6 +462,51 @@ class IsmctsBot:
             self._expected.append(_signature(state, seat))
         del self._pending[len(self._expected) + 1 :]
 
+    # --- Block windows (R29) --------------------------------------------------------
+
+    def decide_block(self, view: View) -> BlockSearch:
+        """Whether to Block the completion in ``view``'s open window (the bot holds a
+        Block). A chip that would win is always blocked; otherwise, with ``block_search``,
+        both answers are played out on the same deals up to the bot's next turn and the
+        heuristic's rule is overruled only when the other answer is better by ``z``
+        standard errors; without it, the rule decides."""
+        rule = should_block(view)
+        completer, slot = view.window_completer, view.window_pile
+        assert completer is not None
+        assert slot is not None
+        colour = slot // view.settings.piles_per_colour
+        chips = list(view.chips[completer])
+        chips[colour] += 1
+        no_chip = view.supply is not None and view.supply[colour] == 0  # R17: nothing to stop
+        if not self.block_search or no_chip or chips_needed(chips, view.settings) == 0:
+            return BlockSearch(rule, [], [])
+        assert view.seat is not None
+        seat = view.seat
+        evaluator = Evaluator.from_view(view)
+        curve = _curve(view.settings.player_count)
+        iterations = self.iterations or default_iterations(view.settings.player_count)
+        work_limit = self.work_limit or default_work_limit(view.settings.player_count)
+        values: dict[bool, list[float]] = {True: [], False: []}
+        work = 0
+        for done in range(iterations):
+            deal = self._deal(view)
+            for blocks in (True, False):
+                state = deal.clone()
+                kind = ActionType.BLOCK if blocks else ActionType.PASS
+                apply_in_place(state, seat, Action(kind), checked=False)
+                value, nodes = self._to_next_turn(
+                    state, seat=seat, evaluator=evaluator, curve=curve, played=0
+                )
+                values[blocks].append(value)
+                work += nodes
+            if done >= 1 and work + work / (done + 1) > work_limit:
+                break
+        diffs = [a - b for a, b in zip(values[not rule], values[rule], strict=True)]
+        gain = statistics.fmean(diffs)
+        error = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
+        chosen = (not rule) if gain > 0 and gain > self.z * error else rule
+        return BlockSearch(chosen, values[True], values[False])
+
     # --- searching -----------------------------------------------------------------
 
     def search(self, view: View) -> Search:
@@ -440,7 +517,8 @@ class IsmctsBot:
         actions = action_space(settings.player_count, settings.piles_per_colour).actions_of(seat)
         evaluator = Evaluator.from_view(view)
         first = self._deal(view)
-        plans = _enumerate_plans(first, seat, actions, evaluator)[: self.candidate_count]
+        count = self.candidate_count or default_candidates(settings.player_count)
+        plans = _enumerate_plans(first, seat, actions, evaluator)[:count]
         stats = [PlanStats(plan.ids, plan.score, []) for plan in plans]
         if len(plans) == 1 or plans[0].score >= _SURE_WIN:
             return Search(stats, 0, 0)
@@ -521,6 +599,27 @@ class IsmctsBot:
             _answer_window(state)
         if not state.is_over and state.current == seat and state.turn_count == turn:
             played += _finish_turn(state, seat, Planner(evaluator, seat, state.settings))
+        work += evaluator.calls
+        value, nodes = self._to_next_turn(
+            state, seat=seat, evaluator=evaluator, curve=curve, played=played
+        )
+        return value, work + nodes
+
+    def _to_next_turn(
+        self,
+        state: State,
+        *,
+        seat: int,
+        evaluator: Evaluator,
+        curve: tuple[float, float],
+        played: int,
+    ) -> tuple[float, int]:
+        """Play every other seat's turn on ``state`` (changed in place) up to the start of
+        ``seat``'s next one and value it there; ``played``: the cards ``seat`` laid in
+        the turn just played (credited as the planner credits them).
+
+        Returns the value and the positions scored on the way (the work)."""
+        work = -evaluator.calls
         steps = 0
         planner: Planner | None = None
         planner_turn = -1

@@ -30,7 +30,7 @@ _FACTORIES: Final[dict[str, tuple[Callable[..., Bot], str]]] = {
         IsmctsBot,
         "information-set Monte Carlo search over its best turn plans: 48/players resampled deals, "
         "each plan and the opponents' replies played out on every deal, the next turn "
-        "valued as a win probability",
+        "valued as a win probability; Block answers searched the same way",
     ),
 }
 
