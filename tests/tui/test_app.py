@@ -195,11 +195,27 @@ def test_keys_do_nothing_but_explain_when_it_is_not_your_turn(tmp_path: Path) ->
     session = make_session(players=2, humans=0, bot="first", seed=2)
     app = make_app(session, tmp_path)
     app.bot_delay = 30.0  # the bot waits; the screen must still answer keys
+    asked: list[int] = []
+    bot = session.bot_for(0)
+    choose = bot.choose
+
+    def recording(view: View) -> Action:
+        asked.append(view.turn_count)
+        return choose(view)
+
+    bot.choose = recording  # type: ignore[method-assign]
 
     async def body() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await pilot.press("1")
             assert "It is not your turn" in screen_text(app)
+            for _ in range(100):
+                if asked:
+                    break
+                await pilot.pause(0.01)
+            # It has already thought (at once, R36: its thinking time must not show),
+            # but its move waits for the delay.
+            assert asked == [1]  # the first turn (turn_count starts at 1)
             assert session.step_count == 0
 
     asyncio.run(body())

@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
+
 from sequence_stacks.engine import ActionType
 from sequence_stacks.tui import GameSession
 from sequence_stacks.tui.plain import PlainGame, board_lines
@@ -103,8 +105,16 @@ def test_hotseat_hands_over_and_hides_the_last_players_cards(tmp_path: Path) -> 
 def test_watching_bots_then_replaying(tmp_path: Path) -> None:
     session = make_session(players=2, humans=0, seed=5, options=["max_turns=6"])
     slept: list[float] = []
-    out = _run(session, "y\n" + "\n" * 50, tmp_path, bot_delay=0.25, sleep=slept.append)
+    ticks = iter(range(10_000))  # each bot thinks for one tick of the clock: 0.05 s
+
+    def clock() -> float:
+        return next(ticks) * 0.05
+
+    out = _run(
+        session, "y\n" + "\n" * 50, tmp_path, bot_delay=0.25, sleep=slept.append, clock=clock
+    )
     assert "Game over with no winner (max turns)." in out
     assert "End of the replay." in out
-    assert slept == [0.25] * session.step_count
+    # Each move shows 0.25 s after the bot began, the thinking included (R36).
+    assert slept == [pytest.approx(0.2)] * session.step_count
     assert out.count("Enter for the next turn") == 6

@@ -9,6 +9,7 @@ thread, so the screen never freezes while they think.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import ClassVar, Final
 
@@ -106,6 +107,7 @@ class PlayApp(App[int]):
         self._targets: list[Target] = []
         self._pending: str | None = None
         self._bot_step = -1
+        self._bot_due = 0.0
         self._logged = 0
 
     # --- layout -------------------------------------------------------------------
@@ -370,10 +372,11 @@ class PlayApp(App[int]):
         self._pending = "bot"
         self._bot_step = self.session.step_count
         self._draw_message()
-        if self.bot_delay > 0:
-            self.set_timer(self.bot_delay, lambda: self._start_bot(seat))
-        else:
-            self.call_later(self._start_bot, seat)
+        # The bot thinks at once and its move shows ``bot_delay`` after it was asked,
+        # however long the thinking took: a longer think (ismcts searches a Block
+        # answer only when it holds a Block) must not show in the timing (R36).
+        self._bot_due = time.monotonic() + self.bot_delay
+        self.call_later(self._start_bot, seat)
 
     def _start_bot(self, seat: int) -> None:
         view = self.session.view(seat)
@@ -394,6 +397,18 @@ class PlayApp(App[int]):
         if self.session.step_count != self._bot_step or seat is None:
             return
         chosen = worker.result if event.state == WorkerState.SUCCESS else None
+        wait = self._bot_due - time.monotonic()
+        if wait > 0:
+            step = self._bot_step
+            self.set_timer(wait, lambda: self._apply_bot(step, chosen))
+        else:
+            self._apply_bot(self._bot_step, chosen)
+
+    def _apply_bot(self, step: int, chosen: object) -> None:
+        """Play the bot's choice (or a fallback if it failed) unless the game moved on."""
+        seat = self.session.to_act()
+        if self.session.step_count != step or self._pending != "bot" or seat is None:
+            return
         if not isinstance(chosen, Action) or self._submit(seat, chosen) is not None:
             fallback = self.session.view(seat).legal_action_ids[0]
             self.session.submit(seat, self.session.action_of(fallback, seat))

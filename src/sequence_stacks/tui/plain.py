@@ -107,6 +107,7 @@ class PlainGame:
         bot_delay: float = 0.0,
         save_path: Path,
         sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.session = session
         self._in = stdin
@@ -114,6 +115,7 @@ class PlainGame:
         self.bot_delay = bot_delay
         self.save_path = save_path
         self._sleep = sleep
+        self._clock = clock
         humans = session.human_seats
         self._viewer: int | None = humans[0] if humans else None
         self._logged = 0
@@ -159,15 +161,19 @@ class PlainGame:
         self._logged = self.session.event_count
 
     def _bot_move(self, seat: int) -> None:
+        # The bot's move shows ``bot_delay`` after its turn (or Block window) began,
+        # however long it thought: a longer think (ismcts searches a Block answer only
+        # when it holds a Block) must not show in the timing (R36).
+        start = self._clock()
         view = self.session.view(seat)
         action = self.session.bot_for(seat).choose(view)
+        if self.bot_delay > 0:
+            self._sleep(max(0.0, self.bot_delay - (self._clock() - start)))
         try:
             self.session.submit(seat, action)
         except IllegalActionError as error:
             self.say(f"Bot at seat {seat} tried {action}: refused ({error.rule_id}).")
             self.session.submit(seat, self.session.action_of(view.legal_action_ids[0], seat))
-        if self.bot_delay > 0:
-            self._sleep(self.bot_delay)
 
     def _handoff(self, seat: int) -> bool:
         if self._viewer == seat or len(self.session.human_seats) < 2:
