@@ -3,6 +3,7 @@ absent players are replaced after the grace period, bots' Block timing ignores t
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import random
 import threading
@@ -149,3 +150,35 @@ def test_a_bot_chooses_its_block_answer_as_the_window_opens_off_the_event_loop()
     assert timeout_plan.kind == "timeout"
     assert timeout_plan.answer is None
     assert len(seen) == 1
+
+
+def test_a_bot_chooses_its_turn_off_the_event_loop() -> None:
+    """A search (ismcts: up to ~0.9 s) runs on the thinking thread, so the process's
+    other tables are served meanwhile."""
+    table = _window_table(True)
+    assert table.state is not None
+    table.state.phase = 0  # seat 0's turn, no window
+    table.seats[0].kind = "bot"
+    service = TableService(MemoryStorage(), FAST, rng=random.Random(11))
+    runtime = _Runtime(table)
+    threads: list[str] = []
+
+    class Recorder:
+        name = "recorder"
+
+        def choose(self, view: View) -> Action:
+            threads.append(threading.current_thread().name)
+            return Action(ActionType.PASS)
+
+    runtime.bots[0] = Recorder()
+
+    async def body() -> Action:
+        loop_thread = threading.current_thread().name
+        action = await service._bot_choice(runtime, 0)
+        assert threads
+        assert threads[0] != loop_thread
+        return action
+
+    assert asyncio.run(body()) == Action(ActionType.PASS)
+    assert len(threads) == 1
+    assert threads[0].startswith("bot-thinker")

@@ -524,14 +524,14 @@ class TableService:
             elif plan.answer is not None:
                 action = await asyncio.wrap_future(plan.answer)
             else:
-                action = self._bot_choice(runtime, plan.seat)
+                action = await self._bot_choice(runtime, plan.seat)
             await self._commit(runtime, table.prepare_act(plan.seat, action))
             return
         # A human ran out of time: a bot finishes this turn for them.
         for _ in range(AUTOPILOT_LIMIT):
             if state.deciders() != (plan.seat,) or state.phase != 0:
                 return
-            action = self._bot_choice(runtime, plan.seat)
+            action = await self._bot_choice(runtime, plan.seat)
             await self._commit(runtime, table.prepare_act(plan.seat, action))
 
     def _bot(self, runtime: _Runtime, seat: int) -> Bot:
@@ -542,15 +542,14 @@ class TableService:
             runtime.bots[seat] = bot
         return bot
 
-    def _bot_choice(self, runtime: _Runtime, seat: int) -> Action:
-        state = runtime.table.state
-        assert state is not None
-        bot = self._bot(runtime, seat)
-        return _choose(bot, observe(state, seat), lambda: legal_actions(state, seat)[-1])
+    async def _bot_choice(self, runtime: _Runtime, seat: int) -> Action:
+        """The bot's choice, made on the thinking thread: a search (ismcts: up to ~0.9 s)
+        must not stop the event loop and with it every other table of the process."""
+        return await asyncio.wrap_future(self._think(runtime, seat))
 
     def _think(self, runtime: _Runtime, seat: int) -> concurrent.futures.Future[Action]:
-        """Start choosing the bot's answer on the thinking thread (one thread: bots
-        answer one at a time, and never two choices of one bot at once)."""
+        """Start choosing the bot's action on the thinking thread (one thread: bots
+        choose one at a time, and never two choices of one bot at once)."""
         state = runtime.table.state
         assert state is not None
         if self._thinker is None:
@@ -558,8 +557,8 @@ class TableService:
                 max_workers=1, thread_name_prefix="bot-thinker"
             )
         bot = self._bot(runtime, seat)
-        last = legal_actions(state, seat)[-1]  # taken now: the state moves on meanwhile
-        return self._thinker.submit(_choose, bot, observe(state, seat), lambda: last)
+        legal = legal_actions(state, seat)  # taken now: the state may move on meanwhile
+        return self._thinker.submit(_choose, bot, observe(state, seat), lambda: legal[-1])
 
     # --- replays ---------------------------------------------------------------------
 
