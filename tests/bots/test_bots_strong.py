@@ -7,7 +7,6 @@ import pytest
 
 from sequence_stacks.bots import Bot, HeuristicBot, IsmctsBot, make_bot
 from sequence_stacks.bots.ismcts import (
-    PlanStats,
     could_complete,
     default_candidates,
     default_iterations,
@@ -224,8 +223,8 @@ def test_ismcts_keeps_the_heuristic_plan_unless_another_is_clearly_better() -> N
     bot = IsmctsBot(seed=0, z=2.0)
     base = [0.5, 0.6, 0.4, 0.55, 0.45, 0.5]
 
-    def stats(*rows: list[float]) -> list[PlanStats]:
-        return [PlanStats((index,), -float(index), list(row)) for index, row in enumerate(rows)]
+    def stats(*rows: list[float]) -> list[list[float]]:  # the candidates' values, first first
+        return [list(row) for row in rows]
 
     assert bot._pick(stats(base, list(base), [v - 0.01 for v in base])) == 0
     # Better on every deal by 0.05 (and the third by 0.1): clearly better, the best wins.

@@ -52,6 +52,7 @@ __all__ = [
     "evaluate",
     "plan_key",
     "should_block",
+    "window_chip_needs",
 ]
 
 _WIN: Final = 1_000_000.0
@@ -334,6 +335,23 @@ def evaluate(view: View, state: State) -> float:
     return Evaluator.from_view(view).evaluate(state, None, 0)
 
 
+def window_chip_needs(view: View) -> tuple[int, int] | None:
+    """The chips the completer in ``view``'s open window needs to win (R31) before and
+    after the chip its completion takes (R17); None without a window, or when that
+    colour's supply is empty and the completion takes no chip."""
+    completer = view.window_completer
+    slot = view.window_pile
+    if completer is None or slot is None:
+        return None
+    settings = view.settings
+    colour = slot // settings.piles_per_colour
+    if view.supply is not None and view.supply[colour] == 0:
+        return None
+    chips = list(view.chips[completer])
+    chips[colour] += 1
+    return chips_needed(view.chips[completer], settings), chips_needed(chips, settings)
+
+
 def should_block(view: View) -> bool:
     """R29: whether to spend a Block on the completion in ``view``'s open window.
 
@@ -341,18 +359,12 @@ def should_block(view: View) -> bool:
     completer closer to winning; with more, when it brings the completer within
     ``_BLOCK_NEED`` chips of winning and the completer leads (or a spare Block is held).
     """
+    needs = window_chip_needs(view)
     completer = view.window_completer
-    slot = view.window_pile
-    if completer is None or slot is None or view.hand is None:
+    if needs is None or completer is None or view.hand is None:
         return False
     settings = view.settings
-    colour = slot // settings.piles_per_colour
-    if view.supply is not None and view.supply[colour] == 0:
-        return False
-    before = chips_needed(view.chips[completer], settings)
-    chips = list(view.chips[completer])
-    chips[colour] += 1
-    need = chips_needed(chips, settings)
+    before, need = needs
     if need == 0:
         return True
     if need == before:

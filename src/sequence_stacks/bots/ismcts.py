@@ -49,8 +49,8 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Callable, Sequence
+from typing import Final, TypeVar
 
 from sequence_stacks.engine import (
     CARD_KIND,
@@ -68,7 +68,14 @@ from sequence_stacks.engine import (
 )
 
 from .base import legal_actions_of
-from .heuristic import Evaluator, Planner, chips_needed, plan_key, should_block
+from .heuristic import (
+    Evaluator,
+    Planner,
+    chips_needed,
+    plan_key,
+    should_block,
+    window_chip_needs,
+)
 
 __all__ = [
     "LEAF_FEATURES",
@@ -151,6 +158,8 @@ _CONTINUING: Final = frozenset(
     }
 )
 
+
+_T = TypeVar("_T")
 
 # (turn, previous seat, pile lengths, its discard top, the chip supply) at a turn's start.
 _Constraint = tuple[int, int, tuple[int, ...], int | None, tuple[int, int] | None]
@@ -471,41 +480,24 @@ class IsmctsBot:
         heuristic's rule is overruled only when the other answer is better by ``z``
         standard errors; without it, the rule decides."""
         rule = should_block(view)
-        completer, slot = view.window_completer, view.window_pile
-        assert completer is not None
-        assert slot is not None
-        colour = slot // view.settings.piles_per_colour
-        chips = list(view.chips[completer])
-        chips[colour] += 1
-        no_chip = view.supply is not None and view.supply[colour] == 0  # R17: nothing to stop
-        if not self.block_search or no_chip or chips_needed(chips, view.settings) == 0:
+        needs = window_chip_needs(view)  # None: no chip to take (R17), nothing to stop
+        if not self.block_search or needs is None or needs[1] == 0:
             return BlockSearch(rule, [], [])
         assert view.seat is not None
         seat = view.seat
         evaluator = Evaluator.from_view(view)
         curve = _curve(view.settings.player_count)
-        iterations = self.iterations or default_iterations(view.settings.player_count)
-        work_limit = self.work_limit or default_work_limit(view.settings.player_count)
-        values: dict[bool, list[float]] = {True: [], False: []}
-        work = 0
-        for done in range(iterations):
-            deal = self._deal(view)
-            for blocks in (True, False):
-                state = deal.clone()
-                kind = ActionType.BLOCK if blocks else ActionType.PASS
-                apply_in_place(state, seat, Action(kind), checked=False)
-                value, nodes = self._to_next_turn(
-                    state, seat=seat, evaluator=evaluator, curve=curve, played=0
-                )
-                values[blocks].append(value)
-                work += nodes
-            if done >= 1 and work + work / (done + 1) > work_limit:
-                break
-        diffs = [a - b for a, b in zip(values[not rule], values[rule], strict=True)]
-        gain = statistics.fmean(diffs)
-        error = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
-        chosen = (not rule) if gain > 0 and gain > self.z * error else rule
-        return BlockSearch(chosen, values[True], values[False])
+        answers = (rule, not rule)  # the rule's answer first: it stands unless beaten
+
+        def playout(deal: State, blocks: bool) -> tuple[float, int]:
+            state = deal.clone()
+            kind = ActionType.BLOCK if blocks else ActionType.PASS
+            apply_in_place(state, seat, Action(kind), checked=False)
+            return self._to_next_turn(state, seat=seat, evaluator=evaluator, curve=curve, played=0)
+
+        values, _ = self._sample(view, None, answers, playout)
+        by_answer = dict(zip(answers, values, strict=True))
+        return BlockSearch(answers[self._pick(values)], by_answer[True], by_answer[False])
 
     # --- searching -----------------------------------------------------------------
 
@@ -519,35 +511,58 @@ class IsmctsBot:
         first = self._deal(view)
         count = self.candidate_count or default_candidates(settings.player_count)
         plans = _enumerate_plans(first, seat, actions, evaluator)[:count]
-        stats = [PlanStats(plan.ids, plan.score, []) for plan in plans]
         if len(plans) == 1 or plans[0].score >= _SURE_WIN:
-            return Search(stats, 0, 0)
-        deadline = None if self.time_budget_s is None else time.perf_counter() + self.time_budget_s
+            return Search([PlanStats(plan.ids, plan.score, []) for plan in plans], 0, 0)
         curve = _curve(settings.player_count)
-        iterations = self.iterations or default_iterations(settings.player_count)
-        work_limit = self.work_limit or default_work_limit(settings.player_count)
+
+        def playout(deal: State, plan: _Plan) -> tuple[float, int]:
+            return self._playout(
+                deal, seat=seat, plan=plan, actions=actions, evaluator=evaluator, curve=curve
+            )
+
+        values, done = self._sample(view, first, plans, playout)
+        stats = [PlanStats(p.ids, p.score, v) for p, v in zip(plans, values, strict=True)]
+        return Search(stats, self._pick(values), done)
+
+    def _sample(
+        self,
+        view: View,
+        first: State | None,
+        options: Sequence[_T],
+        playout: Callable[[State, _T], tuple[float, int]],
+    ) -> tuple[list[list[float]], int]:
+        """Play every option out on each of a search's deals (``first``, if given, is the
+        first deal); return each option's values, one per deal, and the deals played.
+
+        The budget: ``iterations`` deals; after at least two, no deal is started that
+        would take the work (positions scored) past ``work_limit`` at the average cost
+        of the deals so far, nor any once ``time_budget_s`` has passed."""
+        player_count = view.settings.player_count
+        iterations = self.iterations or default_iterations(player_count)
+        work_limit = self.work_limit or default_work_limit(player_count)
+        deadline = None if self.time_budget_s is None else time.perf_counter() + self.time_budget_s
+        values: list[list[float]] = [[] for _ in options]
         done = work = 0
         for index in range(iterations):
-            deal = first if index == 0 else self._deal(view)
-            for plan, stat in zip(plans, stats, strict=True):
-                value, nodes = self._playout(
-                    deal, seat=seat, plan=plan, actions=actions, evaluator=evaluator, curve=curve
-                )
-                stat.values.append(value)
+            deal = first if index == 0 and first is not None else self._deal(view)
+            for option, option_values in zip(options, values, strict=True):
+                value, nodes = playout(deal, option)
+                option_values.append(value)
                 work += nodes
             done += 1
             if done >= 2 and work + work / done > work_limit:  # the next deal would pass it
                 break
             if deadline is not None and done >= 2 and time.perf_counter() >= deadline:
                 break
-        return Search(stats, self._pick(stats), done)
+        return values, done
 
-    def _pick(self, stats: list[PlanStats]) -> int:
-        """The heuristic's first plan, unless another beats it clearly on the same deals."""
+    def _pick(self, values: list[list[float]]) -> int:
+        """The first option (the heuristic's choice), unless another beats it clearly on
+        the same deals: by more than ``z`` standard errors of the paired difference."""
         best, best_gain = 0, 0.0
-        base = stats[0].values
-        for index in range(1, len(stats)):
-            diffs = [a - b for a, b in zip(stats[index].values, base, strict=True)]
+        base = values[0]
+        for index in range(1, len(values)):
+            diffs = [a - b for a, b in zip(values[index], base, strict=True)]
             gain = statistics.fmean(diffs)
             error = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
             if gain > best_gain and gain > self.z * error:
