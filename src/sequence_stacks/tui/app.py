@@ -386,15 +386,12 @@ class PlayApp(App[int]):
         )
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """A bot finished thinking: apply its choice (or a fallback if it failed)."""
+        """A bot finished thinking: apply its choice when its time is due."""
         worker = event.worker
         if worker.name != _BOT_WORKER or event.state not in (
             WorkerState.SUCCESS,
             WorkerState.ERROR,
         ):
-            return
-        seat = self.session.to_act()
-        if self.session.step_count != self._bot_step or seat is None:
             return
         chosen = worker.result if event.state == WorkerState.SUCCESS else None
         wait = self._bot_due - time.monotonic()
