@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -24,6 +25,9 @@ FAST = ServerSettings(
     block_timeout=600.0,
     grace_period=600.0,
 )
+# A rate-limited command is sent again after this pause, at most this many times.
+_RESEND_PAUSE_S = 0.25
+_RESENDS = 20
 SHORT_GAME = {"player_count": 3, "chips_to_win": 2, "min_each_colour": 1}
 
 
@@ -67,6 +71,7 @@ class Player:
         self.table: dict[str, Any] | None = None
         self.actions: list[str] | None = None
         self.sent = 0
+        self._commands: dict[str, dict[str, Any]] = {}
         self.closed: int | None = None
         self.plays = True
 
@@ -83,7 +88,8 @@ class Player:
         self.sent += 1
         client_id = f"{self.name or 'p'}-{self.sent}"
         used = self.version if version is None else version
-        self.send({"type": kind, "id": client_id, "version": used, **fields})
+        self._commands[client_id] = {"type": kind, "id": client_id, "version": used, **fields}
+        self.send(self._commands[client_id])
         return client_id
 
     def act(self, action: str | int, *, version: int | None = None) -> str:
@@ -91,8 +97,24 @@ class Player:
         return self.command("act", version=version, **{key: action})
 
     def reply(self, client_id: str) -> Frame:
-        """Wait for the ack or refusal of one command."""
-        return self.wait_for(lambda f: f["type"] in ("ack", "refused") and f.get("id") == client_id)
+        """Wait for the ack or refusal of one command.
+
+        A player acting at machine speed over a whole game or two can outrun the
+        per-connection rate limit; a command turned away for that (``rate_limited``:
+        never processed) is sent again after a pause, as a well-behaved client does.
+        Tests of the limit itself send raw frames and read the answers."""
+        for _ in range(_RESENDS):
+            frame = self.wait_for(
+                lambda f: (
+                    (f["type"] in ("ack", "refused") and f.get("id") == client_id)
+                    or f.get("code") == "rate_limited"
+                )
+            )
+            if frame.get("code") != "rate_limited":
+                return frame
+            time.sleep(_RESEND_PAUSE_S)
+            self.send(self._commands[client_id])
+        raise AssertionError(f"{self.name}: {client_id} was rate limited {_RESENDS} times")
 
     # --- receiving -------------------------------------------------------------------
 
@@ -136,7 +158,8 @@ class Player:
             frame = self.poll(0.2)
             if frame is not None and predicate(frame):
                 return frame
-        raise AssertionError(f"{self.name}: no matching frame within {timeout}s")
+        last = [(f["type"], f.get("id"), f.get("code")) for f in self.frames[-5:]]
+        raise AssertionError(f"{self.name}: no matching frame within {timeout}s; last: {last}")
 
     def drain(self, timeout: float = 0.01) -> list[Frame]:
         got = []
@@ -171,8 +194,6 @@ class Player:
 
 
 def anyio_time() -> float:
-    import time  # noqa: PLC0415 - local to keep the helper self-contained
-
     return time.monotonic()
 
 
