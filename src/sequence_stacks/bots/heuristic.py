@@ -22,6 +22,7 @@ seat within one chip of winning while it holds a spare Block (R29).
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
 from collections.abc import Sequence
 from typing import Final
@@ -72,6 +73,10 @@ _OPP_LINEAR_MULTI: Final = 35.0
 _OPP_CONVEX: Final = 200.0
 _BLOCK_NEED_TWO: Final = 3
 _BLOCK_NEED: Final = 2
+# Card values by table size and pile lengths (a few thousand keys in practice; shared by
+# every evaluator, cleared if it ever grows past the bound).
+_CARD_VALUES: Final[dict[tuple[int, ...], list[float]]] = {}
+_CARD_VALUES_MAX: Final = 100_000
 _CONTINUING: Final = frozenset(
     {
         ActionType.PLAY,
@@ -108,6 +113,11 @@ class Evaluator:
         unseen: per card kind, the cards that seat cannot see (others' hands, draw).
         unseen_total: how many cards that is.
         calls: how many positions it has scored (a measure of search work).
+
+    What a score is built from depends on few facts of a position (the pile lengths,
+    the chips, the discard tops), so those parts are remembered (the card values for
+    every evaluator, the rest per evaluator: ``unseen`` is fixed once built): the scores
+    are the same, only cheaper.
     """
 
     seat: int
@@ -115,6 +125,15 @@ class Evaluator:
     unseen: list[int]
     unseen_total: int
     calls: int = 0
+    _chip_scores: dict[tuple[int, ...], float] = dataclasses.field(
+        default_factory=dict, repr=False, compare=False
+    )
+    _chances: dict[tuple[int, int, int], float] = dataclasses.field(
+        default_factory=dict, repr=False, compare=False
+    )
+    _worths: dict[tuple[int, int, int], float] = dataclasses.field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     @classmethod
     def from_view(cls, view: View) -> Evaluator:
@@ -159,6 +178,13 @@ class Evaluator:
         )
 
     def _chip_score(self, state: State) -> float:
+        key = tuple(itertools.chain.from_iterable(state.chips))
+        known = self._chip_scores.get(key)
+        if known is None:
+            known = self._chip_scores[key] = self._chip_score_of(state)
+        return known
+
+    def _chip_score_of(self, state: State) -> float:
         settings = self.settings
         score = -_NEED_WEIGHT * chips_needed(state.chips[self.seat], settings)
         score += 2.0 * sum(state.chips[self.seat])
@@ -202,25 +228,36 @@ class Evaluator:
 
     def _hand_score(self, state: State, discard_kind: int | None) -> float:
         seat = self.seat
+        values = self._values_of(state)
         kinds = [CARD_KIND[card] for card in state.hands[seat]]
         if discard_kind is not None:
             kinds.remove(discard_kind)
         score = 0.0
-        counts = [0] * len(Kind)
+        counts = [0] * len(values)
         for kind in kinds:
             counts[kind] += 1
-            score += _card_value(state, kind, counts[kind])
+            score += values[kind] / counts[kind]
         own = state.discards[seat]
         old_top = CARD_KIND[own[-1]] if own else None
         if discard_kind is not None:
-            score += 0.5 * _card_value(state, discard_kind, 1)
+            score += 0.5 * values[discard_kind]
             if old_top is not None:
-                score -= 0.4 * _card_value(state, old_top, 1)
+                score -= 0.4 * values[old_top]
                 if _stacks_on(discard_kind, old_top):
                     score += 6.0
         elif old_top is not None:
-            score += 0.1 * _card_value(state, old_top, 1)
+            score += 0.1 * values[old_top]
         return score
+
+    def _values_of(self, state: State) -> list[float]:
+        """What holding one card of each kind is worth with ``state``'s piles."""
+        key = (state.player_count, *map(len, state.piles))
+        values = _CARD_VALUES.get(key)
+        if values is None:
+            if len(_CARD_VALUES) >= _CARD_VALUES_MAX:
+                _CARD_VALUES.clear()
+            values = _CARD_VALUES[key] = [_card_value(state, kind, 1) for kind in range(len(Kind))]
+        return values
 
     def feeding(self, state: State) -> float:
         """The expected chip value opponents get from piles this turn leaves open."""
@@ -240,18 +277,30 @@ class Evaluator:
                 continue
             survive = 1.0
             for other in order:
-                chance = self._completion_chance(state, other, colour, count)
-                loss += survive * chance * self._chip_worth(state, other, colour)
+                top_pile = state.discards[other]
+                top = CARD_KIND[top_pile[-1]] if top_pile else -1
+                chance = self._chances.get((top, colour, count))
+                if chance is None:
+                    chance = self._chances[top, colour, count] = self._completion_chance(
+                        top, colour, count
+                    )
+                chips = state.chips[other]
+                worth = self._worths.get((chips[0], chips[1], colour))
+                if worth is None:
+                    worth = self._worths[chips[0], chips[1], colour] = self._chip_worth(
+                        state, other, colour
+                    )
+                loss += survive * chance * worth
                 survive *= 1.0 - chance
         return loss
 
-    def _completion_chance(self, state: State, other: int, colour: int, count: int) -> float:
+    def _completion_chance(self, top: int, colour: int, count: int) -> float:
+        """The chance that a seat whose discard top is of kind ``top`` (-1: none)
+        completes a pile of ``colour`` holding ``count`` cards."""
         wild = colour * 6 + 5
         five = colour * 6 + 4
         four = colour * 6 + 3
         hand = self.settings.hand_size
-        top_pile = state.discards[other]
-        top = CARD_KIND[top_pile[-1]] if top_pile else -1
         if count == 4:
             if top in (five, wild):
                 return 1.0
@@ -260,6 +309,7 @@ class Evaluator:
         return 0.6 * first * self.fit_chance((five, wild), hand)
 
     def _chip_worth(self, state: State, other: int, colour: int) -> float:
+        """What a chip of ``colour`` is worth to ``other`` (a function of its chips)."""
         settings = self.settings
         chips = state.chips[other]
         before = chips_needed(chips, settings)
@@ -456,14 +506,13 @@ def plan_key(state: State, seat: int, played: int) -> tuple[object, ...]:
 
 def _key(state: State, seat: int, played: int) -> tuple[object, ...]:
     per_colour = state.settings.piles_per_colour
-    lengths = [len(pile) for pile in state.piles]
-    piles = tuple(tuple(sorted(lengths[c * per_colour : (c + 1) * per_colour])) for c in range(2))
+    lengths = list(map(len, state.piles))
     return (
-        tuple(sorted(CARD_KIND[card] for card in state.hands[seat])),
-        piles,
+        tuple(sorted(map(CARD_KIND.__getitem__, state.hands[seat]))),
+        (tuple(sorted(lengths[:per_colour])), tuple(sorted(lengths[per_colour:]))),
         len(state.discards[seat]),
-        tuple(len(pile) for pile in state.discards),
-        tuple(tuple(chips) for chips in state.chips),
+        tuple(map(len, state.discards)),
+        tuple(map(tuple, state.chips)),
         state.pending_skips,
         state.direction,
         played,
