@@ -1,7 +1,9 @@
 """The strong bots (heuristic, ismcts): legal choices, views only, determinism, tactics."""
 
 import dataclasses
+import math
 import random
+import statistics
 
 import pytest
 
@@ -10,6 +12,7 @@ from sequence_stacks.bots.ismcts import (
     could_complete,
     default_candidates,
     default_iterations,
+    default_race,
     default_work_limit,
 )
 from sequence_stacks.engine import (
@@ -186,16 +189,70 @@ def test_ismcts_default_budget_shrinks_with_the_table_so_a_search_costs_the_same
         12_000,
         10_000,
     ]
-    for player_count in (2, 4):
+    # Racing (two players by default): more deals and a larger cap, since most candidates
+    # play only the first eight deals (docs/bots.md).
+    assert [default_race(count) for count in range(2, 7)] == [True, False, False, False, False]
+    assert default_iterations(2, race=True) == 48
+    assert default_work_limit(2, race=True) == 36_000
+    assert default_iterations(4, race=True) == 12  # no racing budget of its own
+    assert default_work_limit(4, race=True) == 15_000
+    for player_count, race in ((2, False), (2, True), (4, None)):
         for seed in range(4):
             state = _turn_start(player_count, seed)
             view = observe(state, state.current)
-            result = IsmctsBot(seed=seed, candidates=2, work_limit=10**9).search(view)
+            bot = IsmctsBot(seed=seed, candidates=2, work_limit=10**9, race=race)
+            result = bot.search(view)
             if len(result.plans) > 1 and result.iterations:
-                assert result.iterations == default_iterations(player_count)
+                if race:  # may stop early: the other plan fell behind
+                    assert 8 <= result.iterations <= default_iterations(player_count, race=True)
+                else:
+                    assert result.iterations == default_iterations(player_count)
                 break
         else:
             raise AssertionError("no position with two candidate plans was searched")
+
+
+def _behind(values: list[float], base: list[float]) -> bool:
+    """A standard error or more behind ``base`` on the deals both played (the racing
+    rule, written out independently of the bot's own helper)."""
+    diffs = [a - b for a, b in zip(values, base, strict=False)]
+    return statistics.fmean(diffs) + statistics.stdev(diffs) / math.sqrt(len(diffs)) <= 0
+
+
+def test_ismcts_racing_drops_plans_behind_the_first_and_deals_only_to_the_rest() -> None:
+    dropped = ended_early = 0
+    for seed in range(10):
+        state = _turn_start(2, 40 + seed)
+        view = observe(state, state.current)
+        kwargs = {"seed": seed, "iterations": 16, "candidates": 5, "work_limit": 10**9}
+        full = IsmctsBot(**kwargs, race=False).search(view)  # type: ignore[arg-type]
+        raced = IsmctsBot(**kwargs, race=True).search(view)  # type: ignore[arg-type]
+        if len(full.plans) < 3:
+            continue
+        assert full.iterations == 16
+        assert all(len(plan.values) == 16 for plan in full.plans)
+        base = raced.plans[0].values
+        assert len(base) == raced.iterations  # the heuristic's first plays every deal
+        for index, (plan, same) in enumerate(zip(raced.plans, full.plans, strict=True)):
+            # The same seed deals the same deals: a raced plan's values are a prefix.
+            assert plan.values == same.values[: len(plan.values)]
+            count = len(plan.values)
+            assert count >= 8  # nobody leaves before the eighth deal
+            # Never behind at an earlier check (else it would have left then).
+            if index:
+                assert not any(_behind(plan.values[:k], base) for k in range(8, count))
+        out = [_behind(plan.values, base) for plan in raced.plans[1:]]
+        dropped += sum(out)
+        if raced.iterations < 16:  # it stops only when every other plan is out
+            assert all(out)
+            ended_early += 1
+        else:  # those still in played every deal
+            assert all(
+                len(p.values) == 16 for p, o in zip(raced.plans[1:], out, strict=True) if not o
+            )
+        assert raced.chosen == 0 or not out[raced.chosen - 1]
+    assert dropped
+    assert ended_early
 
 
 def test_ismcts_work_limit_stops_dealing_early_but_keeps_the_plans_paired() -> None:

@@ -20,6 +20,10 @@ on that same deal (common random numbers, so two plans are compared on equal luc
   (:func:`leaf_features`), else a logistic curve of the score; a game that ended in
   the playout scores 1 (won), 0 (lost) or a share (no winner).
 
+With two players the candidates *race* (``race``): from the eighth deal on, a candidate
+a standard error or more behind the heuristic's first plan (their paired difference) is
+dropped, so the later deals (up to 48) go to the candidates that could still be chosen.
+
 The plan the heuristic ranks first is played unless another candidate did better on the
 same deals by more than ``z`` standard errors of the paired difference: the search
 overrules the heuristic only where the evidence is clear. The rest of a chosen plan is
@@ -86,6 +90,7 @@ __all__ = [
     "could_complete",
     "default_candidates",
     "default_iterations",
+    "default_race",
     "default_work_limit",
     "leaf_features",
 ]
@@ -103,6 +108,14 @@ _ITERATION_WORK: Final = 48
 # on average with two players, 28 with three, 34 with four and 47 with six, and up to
 # twice that in the slowest searches; these keep a search under ~0.9 s.
 _WORK_LIMIT: Final = {2: 24_000, 3: 16_000, 4: 15_000, 5: 12_000, 6: 10_000}
+# Racing (two players by default): from the _RACE_FROM-th deal on, a candidate that is
+# behind the heuristic's first plan by a standard error or more of the paired difference
+# is dropped and plays no more deals, so the deals go to the candidates still in the race.
+# The deals and the work cap of a racing search, per table size (a racing deal costs
+# less: most candidates are out after the first few).
+_RACE_FROM: Final = 8
+_RACE_ITERATIONS: Final = {2: 48}
+_RACE_WORK_LIMIT: Final = {2: 36_000}
 # Candidate plans searched by default: the heuristic's eight best with two players, five
 # with more (every candidate costs a playout per deal, and a playout a turn per opponent:
 # eight at larger tables took four- and six-player searches past 1 s, docs/bots.md).
@@ -324,9 +337,17 @@ def _answer_window(state: State) -> None:
         apply_in_place(state, asked, Action(kind), checked=False)
 
 
-def default_iterations(player_count: int) -> int:
-    """The default number of deals per search at a table of ``player_count`` seats."""
-    return max(1, round(_ITERATION_WORK / player_count))
+def default_iterations(player_count: int, *, race: bool = False) -> int:
+    """The default number of deals per search at a table of ``player_count`` seats
+    (``race``: of a racing search)."""
+    plain = max(1, round(_ITERATION_WORK / player_count))
+    return _RACE_ITERATIONS.get(player_count, plain) if race else plain
+
+
+def default_race(player_count: int) -> bool:
+    """Whether the search races its candidates by default at a table of that size
+    (two players: measured there, docs/bots.md)."""
+    return player_count in _RACE_ITERATIONS
 
 
 def default_candidates(player_count: int) -> int:
@@ -334,9 +355,11 @@ def default_candidates(player_count: int) -> int:
     return _CANDIDATES.get(player_count, _CANDIDATES_MANY)
 
 
-def default_work_limit(player_count: int) -> int:
-    """The default cap on positions scored per search at a table of that size."""
-    return _WORK_LIMIT[min(max(player_count, 2), 6)]
+def default_work_limit(player_count: int, *, race: bool = False) -> int:
+    """The default cap on positions scored per search at a table of that size
+    (``race``: of a racing search)."""
+    plain = _WORK_LIMIT[min(max(player_count, 2), 6)]
+    return _RACE_WORK_LIMIT.get(player_count, plain) if race else plain
 
 
 class IsmctsBot:
@@ -359,6 +382,10 @@ class IsmctsBot:
         value: ``"learned"`` (the two-player model where it applies) or ``"curve"``.
         block_search: search Block windows (both answers played out on the same deals,
             :meth:`decide_block`); False answers them by the heuristic's rule alone.
+        race: drop, from the eighth deal on, candidates a standard error or more behind
+            the heuristic's first plan, so the deals go to the rest (then the default
+            deals and work cap are those of a racing search). None (the default):
+            :func:`default_race` of the table's size (two players).
     """
 
     def __init__(
@@ -373,6 +400,7 @@ class IsmctsBot:
         work_limit: int | None = None,
         value: str = "learned",
         block_search: bool = True,
+        race: bool | None = None,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
@@ -389,6 +417,7 @@ class IsmctsBot:
         self.inference = inference
         self.work_limit = work_limit
         self.block_search = block_search
+        self.race = race
         if value not in ("learned", "curve"):
             raise ValueError("value must be 'learned' or 'curve'")
         self.value = value
@@ -495,7 +524,7 @@ class IsmctsBot:
             apply_in_place(state, seat, Action(kind), checked=False)
             return self._to_next_turn(state, seat=seat, evaluator=evaluator, curve=curve, played=0)
 
-        values, _ = self._sample(view, None, answers, playout)
+        values, _ = self._sample(view, None, answers, playout, race=False)
         by_answer = dict(zip(answers, values, strict=True))
         return BlockSearch(answers[self._pick(values)], by_answer[True], by_answer[False])
 
@@ -520,7 +549,8 @@ class IsmctsBot:
                 deal, seat=seat, plan=plan, actions=actions, evaluator=evaluator, curve=curve
             )
 
-        values, done = self._sample(view, first, plans, playout)
+        race = default_race(settings.player_count) if self.race is None else self.race
+        values, done = self._sample(view, first, plans, playout, race=race)
         stats = [PlanStats(p.ids, p.score, v) for p, v in zip(plans, values, strict=True)]
         return Search(stats, self._pick(values), done)
 
@@ -530,27 +560,41 @@ class IsmctsBot:
         first: State | None,
         options: Sequence[_T],
         playout: Callable[[State, _T], tuple[float, int]],
+        *,
+        race: bool,
     ) -> tuple[list[list[float]], int]:
         """Play every option out on each of a search's deals (``first``, if given, is the
-        first deal); return each option's values, one per deal, and the deals played.
+        first deal); return each option's values, one per deal it played, and the deals.
 
         The budget: ``iterations`` deals; after at least two, no deal is started that
         would take the work (positions scored) past ``work_limit`` at the average cost
-        of the deals so far, nor any once ``time_budget_s`` has passed."""
+        per playout so far, nor any once ``time_budget_s`` has passed. ``race``: from
+        the ``_RACE_FROM``-th deal on, an option a standard error or more behind the first
+        (the paired difference over the deals it played) plays no more deals; its values
+        stop there (a prefix of the deals), and the search ends when only the first is
+        left."""
         player_count = view.settings.player_count
-        iterations = self.iterations or default_iterations(player_count)
-        work_limit = self.work_limit or default_work_limit(player_count)
+        iterations = self.iterations or default_iterations(player_count, race=race)
+        work_limit = self.work_limit or default_work_limit(player_count, race=race)
         deadline = None if self.time_budget_s is None else time.perf_counter() + self.time_budget_s
         values: list[list[float]] = [[] for _ in options]
-        done = work = 0
+        running = list(range(len(options)))
+        done = work = playouts = 0
         for index in range(iterations):
             deal = first if index == 0 and first is not None else self._deal(view)
-            for option, option_values in zip(options, values, strict=True):
-                value, nodes = playout(deal, option)
-                option_values.append(value)
+            for option in running:
+                value, nodes = playout(deal, options[option])
+                values[option].append(value)
                 work += nodes
+            playouts += len(running)
             done += 1
-            if done >= 2 and work + work / done > work_limit:  # the next deal would pass it
+            if race and done >= _RACE_FROM:
+                running = [i for i in running if i == 0 or not _behind(values[i], values[0])]
+                if len(running) == 1:
+                    break
+            # The next deal would pass the cap at the average cost per playout so far
+            # (without racing exactly the average cost per deal: integer operands).
+            if done >= 2 and work + work * len(running) / playouts > work_limit:
                 break
             if deadline is not None and done >= 2 and time.perf_counter() >= deadline:
                 break
@@ -562,9 +606,7 @@ class IsmctsBot:
         best, best_gain = 0, 0.0
         base = values[0]
         for index in range(1, len(values)):
-            diffs = [a - b for a, b in zip(values[index], base, strict=True)]
-            gain = statistics.fmean(diffs)
-            error = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
+            gain, error = _paired(values[index], base)
             if gain > best_gain and gain > self.z * error:
                 best, best_gain = index, gain
         return best
@@ -688,6 +730,22 @@ class IsmctsBot:
             offset, scale = curve
             logit = (score + offset) / scale
         return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, logit))))
+
+
+def _paired(values: list[float], base: list[float]) -> tuple[float, float]:
+    """The mean and standard error of ``values`` minus ``base`` over the deals both
+    played (``values`` may stop early: a raced-out option's deals are a prefix)."""
+    diffs = [a - b for a, b in zip(values, base, strict=False)]
+    gain = statistics.fmean(diffs)
+    error = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
+    return gain, error
+
+
+def _behind(values: list[float], base: list[float]) -> bool:
+    """Whether an option is out of the race: a standard error or more behind the first
+    (an option that never differed from the first is out too: it cannot be chosen)."""
+    gain, error = _paired(values, base)
+    return gain + error <= 0.0
 
 
 def _finish_turn(state: State, seat: int, planner: Planner) -> int:
