@@ -95,9 +95,9 @@ __all__ = [
     "leaf_features",
 ]
 
-# Deals per search by default: 48 / players (24 with two players). A playout plays one
-# turn per opponent, so this keeps a search's cost about the same at every table size
-# (under 1 s per decision on the project's machine, docs/bots.md).
+# Deals per search by default: 48 / players (24 with two players without racing). A
+# playout plays one turn per opponent, so this keeps a search's cost about the same at
+# every table size (under 1 s per decision on the project's machine, docs/bots.md).
 _ITERATION_WORK: Final = 48
 # A search stops dealing (after at least two deals) before its playouts would score more
 # than this many positions (Evaluator.evaluate calls, which are most of a playout's time):
@@ -106,13 +106,15 @@ _ITERATION_WORK: Final = 48
 # function of the seed and the view. Per table size: a scored position costs more with
 # more players (every opponent's threat is priced): on the project's machine about 21 µs
 # on average with two players, 28 with three, 34 with four and 47 with six, and up to
-# twice that in the slowest searches; these keep a search under ~0.9 s.
+# twice that in the slowest searches, when these were set (they kept a search under
+# ~0.9 s); the Evaluator has since become 1.7 times faster (now at most ~0.5 s).
 _WORK_LIMIT: Final = {2: 24_000, 3: 16_000, 4: 15_000, 5: 12_000, 6: 10_000}
 # Racing (two players by default): from the _RACE_FROM-th deal on, a candidate that is
 # behind the heuristic's first plan by a standard error or more of the paired difference
 # is dropped and plays no more deals, so the deals go to the candidates still in the race.
 # The deals and the work cap of a racing search, per table size (a racing deal costs
-# less: most candidates are out after the first few).
+# less: most candidates are out after eight deals; 36,000 positions took at most 0.83 s
+# with the faster Evaluator, docs/bots.md).
 _RACE_FROM: Final = 8
 _RACE_ITERATIONS: Final = {2: 48}
 _RACE_WORK_LIMIT: Final = {2: 36_000}
