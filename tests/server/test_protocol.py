@@ -3,6 +3,8 @@ whole games with bots, every refusal, duplicates, reconnect catch-up, version ga
 
 from __future__ import annotations
 
+import dataclasses
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -262,6 +264,31 @@ def test_flooding_is_rate_limited(client: TestClient) -> None:
         assert "rate_limited" in codes
         assert codes.count(None) >= 20  # the burst was answered
         for _ in range(200):  # a client that keeps flooding is cut off
+            player.send({"type": "ping"})
+        with pytest.raises(ClosedError) as closed:
+            player.wait_for(lambda f: False, timeout=5)
+        assert closed.value.code == 1008
+
+
+def test_a_client_that_bursts_now_and_then_is_not_cut_off(storage: MemoryStorage) -> None:
+    # Turned-away messages are forgiven at the message rate: only sustained flooding
+    # closes the socket, not a lifetime total of refusals (docs/protocol.md).
+    settings = dataclasses.replace(FAST, rate_per_second=100.0, rate_burst=10)
+    with (
+        TestClient(create_app(settings, storage=storage)) as test_client,
+        connect(test_client, create_table(test_client)) as player,
+    ):
+        player.hello()
+        refused = 0
+        for _ in range(6):  # each round: a burst past the limit, then a pause
+            for _ in range(18):
+                player.send({"type": "ping"})
+            time.sleep(0.3)  # both buckets refill (100/s)
+            refused += [f.get("code") for f in player.drain(0.05)].count("rate_limited")
+        assert refused > settings.rate_burst  # more than a lifetime count would allow
+        player.send({"type": "ping", "t": 1})
+        assert player.wait_for(lambda f: f["type"] == "pong" and f.get("t") == 1)
+        for _ in range(300):  # flooding is still cut off
             player.send({"type": "ping"})
         with pytest.raises(ClosedError) as closed:
             player.wait_for(lambda f: False, timeout=5)

@@ -333,7 +333,10 @@ async def _read(
     settings: ServerSettings,
 ) -> None:
     bucket = _TokenBucket(settings.rate_per_second, settings.rate_burst)
-    strikes = 0
+    # Turned-away messages are forgiven at the same rate: a client that floods past its
+    # burst again and again within a few seconds is cut off, one that bursts now and
+    # then over a long life is not.
+    patience = _TokenBucket(settings.rate_per_second, settings.rate_burst)
     greeted = False
     silence = 3 * settings.heartbeat_interval
     while True:
@@ -357,13 +360,12 @@ async def _read(
             await _close(connection, 1009, "message too large")
             return
         if not bucket.take():
-            strikes += 1
+            if not patience.take():  # more than rate_burst turned away, net of forgiveness
+                await _close(connection, 1008, "rate limit")
+                return
             connection.send(
                 refused_frame(Refusal("rate_limited", "too many messages; slow down"), None, -1)
             )
-            if strikes > settings.rate_burst:
-                await _close(connection, 1008, "rate limit")
-                return
             continue
         greeted = await _dispatch(connection, service, table_id, text, greeted)
 
