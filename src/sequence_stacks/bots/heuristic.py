@@ -46,6 +46,7 @@ from sequence_stacks.engine import (
 from .base import legal_actions_of
 
 __all__ = [
+    "PLAYED_CREDIT",
     "Evaluator",
     "HeuristicBot",
     "Planner",
@@ -58,7 +59,8 @@ __all__ = [
 
 _WIN: Final = 1_000_000.0
 _NEED_WEIGHT: Final = 100.0
-_PLAYED: Final = 14.0
+# What each card laid on a sequence pile in a turn is worth (cards keep flowing, R13).
+PLAYED_CREDIT: Final = 14.0
 _EXTRA_TURN: Final = 45.0
 _KEEP: Final = {
     Kind.SKIP: 10.0,
@@ -172,7 +174,7 @@ class Evaluator:
             return _WIN if result.winner == self.seat else -_WIN
         return (
             self._chip_score(state)
-            + _PLAYED * played
+            + PLAYED_CREDIT * played
             + self._hand_score(state, discard_kind)
             - self.feeding(state)
         )
@@ -199,7 +201,7 @@ class Evaluator:
         chips, ``played`` cards laid in its last turn, and the hand it holds."""
         if state.is_over:
             return self.evaluate(state, None, played)
-        return self._chip_score(state) + _PLAYED * played + self._hand_score(state, None)
+        return self._chip_score(state) + PLAYED_CREDIT * played + self._hand_score(state, None)
 
     def evaluate_after_turn(self, state: State, played: int) -> float:
         """Score ``state`` just after the seat's turn ended (the turn has passed on).
@@ -223,7 +225,10 @@ class Evaluator:
             hand_score = self._hand_score(state, None)
         order = _players_from(state, state.current, seat)
         return (
-            self._chip_score(state) + _PLAYED * played + hand_score - self._feeding_by(state, order)
+            self._chip_score(state)
+            + PLAYED_CREDIT * played
+            + hand_score
+            - self._feeding_by(state, order)
         )
 
     def _hand_score(self, state: State, discard_kind: int | None) -> float:

@@ -73,6 +73,7 @@ from sequence_stacks.engine import (
 
 from .base import legal_actions_of
 from .heuristic import (
+    PLAYED_CREDIT,
     Evaluator,
     Planner,
     chips_needed,
@@ -127,7 +128,6 @@ DEFAULT_Z: Final = 2.0
 DEFAULT_REDEAL: Final = 30
 _PLAN_NODES: Final = 400
 _PLANNER_NODES: Final = 150
-_PLAYED_CREDIT: Final = 14.0
 _PLAYOUT_CAP: Final = 400
 _SURE_WIN: Final = 500_000.0
 # Logistic value of the planner's score at the start of a turn, per player count:
@@ -711,7 +711,7 @@ class IsmctsBot:
                 return 1.0 / state.player_count, work
             return (1.0 if result.winner == seat else 0.0), work
         mine = Planner(evaluator, seat, state.settings, node_budget=_PLANNER_NODES)
-        score = mine.search(state, 0) + _PLAYED_CREDIT * played
+        score = mine.search(state, 0) + PLAYED_CREDIT * played
         return self._leaf_value(state, seat, score, curve), work + evaluator.calls
 
     def _leaf_value(
