@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from benchmarks import engine as engine_benchmark
 from sequence_stacks.engine import (
     Settings,
     View,
@@ -47,19 +48,9 @@ CLOCK: list[Callable[[], float]] = [time.perf_counter]
 
 
 def calibration_ops_per_s(seconds: float = 0.3) -> float:
-    """Return the rate of a fixed pure-Python loop (the one in benchmarks/engine.py)."""
-    count = 0
-    data = list(range(16))
-    table: dict[int, int] = {}
-    deadline = CLOCK[0]() + seconds
-    while CLOCK[0]() < deadline:
-        for _ in range(1000):
-            value = data[count & 15] + count
-            table[value & 255] = value
-            data.append(value)
-            data.pop()
-            count += 1
-    return count / seconds
+    """Return the rate of benchmarks/engine.py's pure-Python calibration loop, timed by
+    ``CLOCK``."""
+    return engine_benchmark.calibration_ops_per_s(seconds, clock=CLOCK[0])
 
 
 def engine_actions_per_s(player_count: int, steps: int) -> tuple[float, list[View]]:
