@@ -80,6 +80,28 @@ def test_an_interrupted_run_keeps_its_rows_and_resumes_to_the_full_result(
     assert resumed == full
 
 
+def test_a_stopped_pool_keeps_the_games_its_workers_were_playing(tmp_path: Path) -> None:
+    full = _run(tmp_path / "full.csv", workers=1)
+    path = tmp_path / "part.csv"
+
+    stopped: list[Row] = []
+
+    def stop_at_once(row: Row) -> None:
+        if not stopped:  # Ctrl-C (once) as the first game's row arrives
+            stopped.append(row)
+            raise KeyboardInterrupt
+
+    with ResultsWriter(path) as writer:
+        tasks = tasks_of(_configs())
+        stats = run_tasks(tasks, writer, workers=2, batch_size=1, on_row=stop_at_once)
+    assert stats.interrupted
+    rows = read_results(path)
+    # The first row, and the other worker's game that was under way (waited for).
+    assert 2 <= stats.played == len(rows) < len(tasks)
+    assert len({row_key(row) for row in rows}) == len(rows)
+    assert _run(path, workers=2, resume=True) == full
+
+
 def test_tasks_skip_done_keys_and_interleave_configs() -> None:
     configs = _configs()
     tasks = tasks_of(configs, {(configs[0].config_id, 0)})

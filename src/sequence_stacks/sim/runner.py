@@ -247,7 +247,8 @@ def run_tasks(
 ) -> RunStats:
     """Play ``tasks`` on ``workers`` processes (1: in this process), writing each row
     as soon as its game ends. Ctrl-C (or SIGTERM, SIGHUP) stops the run; finished rows
-    are kept."""
+    are kept, and so are those of the batches the workers were playing (the stop waits
+    for them)."""
     stats = RunStats()
     start = time.perf_counter()
     if records_dir is not None:
@@ -291,13 +292,20 @@ def _run_pool(
             if len(pending) >= 2 * workers:
                 break
         while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
+                pending.discard(future)
                 for row in future.result():
                     keep(row)
                 for batch in itertools.islice(batches, 1):
                     pending.add(pool.submit(_play_batch, batch, records_dir))
     finally:
+        # Stopped (Ctrl-C, SIGTERM) or failed: batches not started are cancelled; those
+        # already running are waited for, and their games are kept too.
         for future in pending:
             future.cancel()
         pool.shutdown(wait=True, cancel_futures=True)
+        for future in pending:
+            if not future.cancelled() and future.exception() is None:
+                for row in future.result():
+                    keep(row)
