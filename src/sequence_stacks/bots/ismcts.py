@@ -195,7 +195,8 @@ class _Plan:
 
 @dataclasses.dataclass(slots=True)
 class PlanStats:
-    """A searched candidate plan and its playout values (one per determinization)."""
+    """A searched candidate plan and its playout values (one per determinization it
+    played: a plan dropped from a race has those of the first deals only)."""
 
     ids: tuple[int, ...]
     heuristic_score: float
