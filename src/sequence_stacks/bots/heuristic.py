@@ -289,12 +289,10 @@ class Evaluator:
                     chance = self._chances[top, colour, count] = self._completion_chance(
                         top, colour, count
                     )
-                chips = state.chips[other]
-                worth = self._worths.get((chips[0], chips[1], colour))
+                blue, red = state.chips[other]
+                worth = self._worths.get((blue, red, colour))
                 if worth is None:
-                    worth = self._worths[chips[0], chips[1], colour] = self._chip_worth(
-                        state, other, colour
-                    )
+                    worth = self._worths[blue, red, colour] = self._chip_worth(blue, red, colour)
                 loss += survive * chance * worth
                 survive *= 1.0 - chance
         return loss
@@ -313,17 +311,16 @@ class Evaluator:
         first = 1.0 if top in (four, wild) else self.fit_chance((four, wild), hand)
         return 0.6 * first * self.fit_chance((five, wild), hand)
 
-    def _chip_worth(self, state: State, other: int, colour: int) -> float:
-        """What a chip of ``colour`` is worth to ``other`` (a function of its chips)."""
+    def _chip_worth(self, blue: int, red: int, colour: int) -> float:
+        """What a chip of ``colour`` is worth to a seat holding ``blue`` and ``red``."""
         settings = self.settings
-        chips = state.chips[other]
-        before = chips_needed(chips, settings)
-        gained = [chips[0], chips[1]]
+        count = settings.player_count
+        before = chips_needed((blue, red), settings)
+        gained = [blue, red]
         gained[colour] += 1
         after = chips_needed(gained, settings)
         if after == 0:
-            return 0.5 * _WIN / 100.0 * (3.0 if state.player_count == 2 else 1.0)
-        count = state.player_count
+            return 0.5 * _WIN / 100.0 * (3.0 if count == 2 else 1.0)
         return _threat(after, count) - _threat(before, count)
 
 
