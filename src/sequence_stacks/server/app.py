@@ -20,7 +20,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .config import ServerSettings
@@ -35,11 +35,30 @@ STATIC_DIR: Final = Path(__file__).parent / "static"
 SEND_QUEUE_LIMIT: Final = 1000
 TOKEN_HEADER: Final = "x-seat-token"
 _STATUS: Final = {"not_found": 404, "table_full": 409, "game_running": 409}
-_SECURITY_HEADERS: Final = {
-    "Cache-Control": "no-store",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-}
+_SECURITY_HEADERS: Final = {"Cache-Control": "no-store"}
+# Every HTTP response (pages, API, static files, errors) carries these: no inline
+# script or style, nothing from another origin, no framing (docs/server.md, Security).
+CONTENT_SECURITY_POLICY: Final = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "font-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    )
+)
+_ALWAYS_HEADERS: Final = (
+    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+)
 
 
 def create_app(
@@ -77,7 +96,11 @@ def create_app(
         WebSocketRoute("/ws/{table_id}", _socket),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(_KeepRawSend)])
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(_SecurityHeaders), Middleware(_KeepRawSend)],
+    )
     app.state.settings = config
     return app
 
@@ -293,6 +316,27 @@ _DIRECT_ATTRIBUTES: Final = (
     "writable",
 )
 _RAW_SEND: Final = "sequence_stacks.raw_send"
+
+
+class _SecurityHeaders:
+    """ASGI middleware: add the security headers to every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                names = {name.lower() for name, _ in message.get("headers", [])}
+                extra = [(n, v) for n, v in _ALWAYS_HEADERS if n not in names]
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 class _KeepRawSend:
