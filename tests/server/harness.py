@@ -12,7 +12,8 @@ import anyio
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from sequence_stacks.server import ServerSettings
-from sequence_stacks.server.audit import frame_leaks, hidden_history
+from sequence_stacks.server.audit import frame_leaks, hidden_history_of_token
+from sequence_stacks.server.service import hash_token
 from sequence_stacks.server.storage import Storage
 
 Frame = dict[str, Any]
@@ -74,6 +75,7 @@ class Player:
         self._commands: dict[str, dict[str, Any]] = {}
         self.closed: int | None = None
         self.plays = True
+        self.token: str | None = None
 
     # --- sending ---------------------------------------------------------------------
 
@@ -81,6 +83,7 @@ class Player:
         self.session.send_text(json.dumps(message))
 
     def hello(self, token: str | None = None, last_version: int | None = None) -> Frame:
+        self.token = token
         self.send({"type": "hello", "token": token, "last_version": last_version})
         return self.wait_for(lambda f: f["type"] == "sync")
 
@@ -232,13 +235,15 @@ def play_until_over(players: list[Player], limit: int = 3000) -> None:
 
 
 def assert_no_leaks(storage: Storage, table_id: str, players: list[Player]) -> int:
-    """Check every frame each player received against the server-side state (R36)."""
+    """Check every frame each player received against the server-side state (R36):
+    at each version, against what the seat its token held *then* may see."""
     row = storage.table(table_id)
     assert row is not None
     entries = storage.entries(table_id)
     checked = 0
     for player in players:
-        history, seeds = hidden_history(row, entries, player.seat)
+        holder = hash_token(player.token) if player.token else None
+        history, seeds = hidden_history_of_token(row, entries, holder)
         assert seeds
         for frame, raw in zip(player.frames, player.raw, strict=True):
             assert frame_leaks(frame, history, seeds=seeds, raw=raw) == []

@@ -19,6 +19,7 @@ from sequence_stacks.engine import Settings, State, apply, legal_actions, new_ga
 from sequence_stacks.server import MemoryStorage, SqliteStorage, TableService
 from sequence_stacks.server.protocol import dumps, view_dict
 from sequence_stacks.server.storage import (
+    ListingCursor,
     LogEntry,
     Storage,
     StorageConflictError,
@@ -159,6 +160,11 @@ class _Gated:
     def tables(self, *, status: str | None = None, visibility: str | None = None) -> list[TableRow]:
         return self.inner.tables(status=status, visibility=visibility)
 
+    def listed_tables(
+        self, *, since: float, limit: int, before: ListingCursor | None = None
+    ) -> list[TableRow]:
+        return self.inner.listed_tables(since=since, limit=limit, before=before)
+
     def close(self) -> None:
         self.inner.close()
 
@@ -181,6 +187,7 @@ class _Gated:
 class _Subscriber:
     def __init__(self) -> None:
         self.seat: int | None = None
+        self.token_hash: str | None = None
         self.frames: list[dict[str, Any]] = []
 
     def send(self, frame: Mapping[str, Any]) -> None:
@@ -267,7 +274,7 @@ def test_a_crash_between_commit_and_broadcast_loses_nothing(tmp_path: Path) -> N
 
     dead = _Gated(SqliteStorage(path))
 
-    async def before_crash() -> tuple[str, str, int]:
+    async def before_crash() -> tuple[str, str | None, int]:
         storage = dead
         service = TableService(storage, FAST, rng=random.Random(5))
         table_id, ann, _ = await _seated_table(service, storage)
@@ -284,9 +291,10 @@ def test_a_crash_between_commit_and_broadcast_loses_nothing(tmp_path: Path) -> N
         with pytest.raises(RuntimeError):
             await task
         assert "ack" not in ann.types()
-        return table_id, "go", 3  # the service is abandoned, never closed
+        return table_id, ann.token_hash, 3  # the service is abandoned, never closed
 
-    table_id, client_id, version = asyncio.run(before_crash())
+    table_id, ann_hash, version = asyncio.run(before_crash())
+    client_id = "go"
     assert version in _stored_versions(path, table_id)
 
     async def after_restart() -> None:
@@ -299,9 +307,10 @@ def test_a_crash_between_commit_and_broadcast_loses_nothing(tmp_path: Path) -> N
         assert sync["version"] >= version
         assert [e["op"] for e in sync["entries"]][:1] == ["start"]
         assert sync["table"]["status"] == "playing"
-        # A client resending the unacknowledged command is answered as a duplicate.
+        # The client, back with its token, resends the unacknowledged command: it is
+        # answered as a duplicate (ids are per token: docs/protocol.md).
         seated = _Subscriber()
-        seated.seat = 0
+        seated.token_hash = ann_hash
         await service.command(
             table_id, seated, {"type": "start", "id": client_id, "version": version - 1}
         )

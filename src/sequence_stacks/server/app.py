@@ -8,11 +8,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import json
+import math
 import time
 from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any, Final
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -24,9 +25,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .config import ServerSettings
-from .protocol import COMMAND_TYPES, decode, dumps, refused_frame
-from .service import TableService
-from .storage import Storage, open_storage
+from .protocol import COMMAND_TYPES, decode, dumps, loads, refused_frame
+from .service import LISTING_PAGE, TableService
+from .storage import ListingCursor, Storage, open_storage
 from .table import Refusal
 
 __all__ = ["STATIC_DIR", "create_app"]
@@ -34,7 +35,16 @@ __all__ = ["STATIC_DIR", "create_app"]
 STATIC_DIR: Final = Path(__file__).parent / "static"
 SEND_QUEUE_LIMIT: Final = 1000
 TOKEN_HEADER: Final = "x-seat-token"
-_STATUS: Final = {"not_found": 404, "table_full": 409, "game_running": 409}
+_STATUS: Final = {
+    "not_found": 404,
+    "table_full": 409,
+    "game_running": 409,
+    "too_large": 413,
+    "rate_limited": 429,
+    "bad_origin": 403,
+}
+# Address buckets kept at most; idle (full) buckets are dropped beyond it.
+_ADDRESS_LIMIT: Final = 10_000
 _SECURITY_HEADERS: Final = {"Cache-Control": "no-store"}
 # Every HTTP response (pages, API, static files, errors) carries these: no inline
 # script or style, nothing from another origin, no framing (docs/server.md, Security).
@@ -99,9 +109,14 @@ def create_app(
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        middleware=[Middleware(_SecurityHeaders), Middleware(_KeepRawSend)],
+        middleware=[
+            Middleware(_SecurityHeaders),
+            Middleware(_CheckOrigin, allowed=config.allowed_origins),
+            Middleware(_KeepRawSend),
+        ],
     )
     app.state.settings = config
+    app.state.limits = _AddressLimits(config)
     return app
 
 
@@ -120,7 +135,10 @@ def _service(request: Request | WebSocket) -> TableService:
 def _error(refusal: Refusal) -> JSONResponse:
     status = _STATUS.get(refusal.code, 400)
     body = {"code": refusal.code, "reason": refusal.reason, "rule": refusal.rule_id}
-    return JSONResponse(body, status_code=status, headers=_SECURITY_HEADERS)
+    headers = dict(_SECURITY_HEADERS)
+    if refusal.retry_after is not None:
+        headers["Retry-After"] = str(refusal.retry_after)
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 def _json(data: object, status: int = 200) -> JSONResponse:
@@ -128,14 +146,21 @@ def _json(data: object, status: int = 200) -> JSONResponse:
 
 
 async def _body(request: Request) -> Mapping[str, Any]:
+    """The request's JSON object, refused (413) past the size limit: by its declared
+    ``Content-Length`` before reading anything, else as soon as the bytes read pass it."""
     limit = request.app.state.settings.max_message_bytes
-    raw = await request.body()
-    if len(raw) > limit:
-        raise Refusal("too_large", f"a request body may be at most {limit} bytes")
-    try:
-        data = json.loads(raw or b"{}")
-    except json.JSONDecodeError:
-        raise Refusal("bad_json", "the request body is not valid JSON") from None
+    too_large = Refusal("too_large", f"a request body may be at most {limit} bytes")
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared[:12]) > limit):
+        raise too_large
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise too_large
+        chunks.append(chunk)
+    data = loads(b"".join(chunks) or b"{}")
     if not isinstance(data, dict):
         raise Refusal("bad_request", "the request body is a JSON object")
     return data
@@ -146,11 +171,30 @@ async def _health(request: Request) -> Response:
 
 
 async def _list_tables(request: Request) -> Response:
-    return _json({"tables": _service(request).public_tables()})
+    try:
+        limit = _whole(request.query_params.get("limit"), "limit", 1, LISTING_PAGE)
+        before_text = request.query_params.get("before")
+        try:
+            before = None if before_text is None else ListingCursor.parse(before_text)
+        except ValueError:
+            raise Refusal("bad_request", "'before' is the 'next' of a listing page") from None
+    except Refusal as refusal:
+        return _error(refusal)
+    return _json(_service(request).public_tables(limit=limit or LISTING_PAGE, before=before))
+
+
+def _whole(text: str | None, name: str, low: int, high: int) -> int | None:
+    """A query parameter that is a whole number from ``low`` to ``high``, or None."""
+    if text is None:
+        return None
+    if not (text.isascii() and text.isdigit() and len(text) <= 9 and low <= int(text) <= high):
+        raise Refusal("bad_request", f"'{name}' must be a whole number from {low} to {high}")
+    return int(text)
 
 
 async def _create_table(request: Request) -> Response:
     try:
+        _limit(request, "create")
         data = await _body(request)
         options = data.get("options", {})
         if not isinstance(options, dict):
@@ -172,6 +216,7 @@ async def _get_table(request: Request) -> Response:
 
 async def _sit(request: Request) -> Response:
     try:
+        _limit(request, "sit")
         data = await _body(request)
         seat = data.get("seat")
         if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
@@ -186,12 +231,8 @@ async def _sit(request: Request) -> Response:
 
 
 async def _replay(request: Request) -> Response:
-    step_text = request.query_params.get("step")
     try:
-        step = None if step_text is None else int(step_text)
-    except ValueError:
-        return _error(Refusal("bad_request", "'step' must be a whole number"))
-    try:
+        step = _whole(request.query_params.get("step"), "step", 0, 10**9)
         data = await _service(request).replay(
             request.path_params["table_id"],
             request.path_params["game"],
@@ -204,7 +245,7 @@ async def _replay(request: Request) -> Response:
 
 
 class _TokenBucket:
-    """Per-connection rate limit: ``rate`` messages a second, bursts of ``burst``."""
+    """A rate limit: ``rate`` takes a second on average, bursts of ``burst``."""
 
     def __init__(self, rate: float, burst: int) -> None:
         self.rate = rate
@@ -213,13 +254,61 @@ class _TokenBucket:
         self.stamp = time.monotonic()
 
     def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
+        self._refill()
         if self.tokens < 1:
             return False
         self.tokens -= 1
         return True
+
+    def wait(self) -> float:
+        """Seconds until the next take succeeds."""
+        return max(0.0, (1 - self.tokens) / self.rate)
+
+    def is_full(self) -> bool:
+        """True when the bucket has recovered its whole burst (its owner is idle)."""
+        self._refill()
+        return self.tokens >= self.burst
+
+    def _refill(self) -> None:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+
+
+class _AddressLimits:
+    """Token buckets per client address and kind of request (tables created, seats
+    taken), so one client cannot fill the database or the lobby (docs/server.md)."""
+
+    def __init__(self, settings: ServerSettings) -> None:
+        self.rates = {
+            "create": (settings.create_per_minute / 60, settings.create_burst),
+            "sit": (settings.sit_per_minute / 60, settings.sit_burst),
+        }
+        self.buckets: dict[tuple[str, str], _TokenBucket] = {}
+
+    def take(self, kind: str, address: str) -> float:
+        """Take one request of ``kind``; 0.0 if allowed, else seconds to wait."""
+        key = (kind, address)
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            if len(self.buckets) >= _ADDRESS_LIMIT:
+                self._prune()
+            bucket = self.buckets[key] = _TokenBucket(*self.rates[kind])
+        return 0.0 if bucket.take() else bucket.wait()
+
+    def _prune(self) -> None:
+        for key in [key for key, bucket in self.buckets.items() if bucket.is_full()]:
+            del self.buckets[key]
+
+
+def _limit(request: Request, kind: str) -> None:
+    limits: _AddressLimits = request.app.state.limits
+    address = request.client.host if request.client is not None else "unknown"
+    wait = limits.take(kind, address)
+    if wait:
+        refusal = Refusal("rate_limited", f"too many requests; try again in {math.ceil(wait)} s")
+        refusal.retry_after = math.ceil(wait)
+        raise refusal
 
 
 class _Connection:
@@ -236,6 +325,7 @@ class _Connection:
         self.websocket = websocket
         self.direct = direct
         self.seat: int | None = None
+        self.token_hash: str | None = None
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.overflowed = False
 
@@ -337,6 +427,51 @@ class _SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+_STATE_CHANGING: Final = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+class _CheckOrigin:
+    """ASGI middleware: a request that changes state (POST, PUT, PATCH, DELETE) or
+    opens a table socket must come from the server's own origin or an allowed one.
+
+    Browsers send ``Origin`` with every such request, so a page of another site
+    (a cross-origin ``text/plain`` POST, a WebSocket opened from its script) is
+    refused with 403. A request with no ``Origin`` does not come from a browser's
+    page (curl, the test clients, a bot script) and is let through.
+    """
+
+    def __init__(self, app: ASGIApp, allowed: tuple[str, ...] = ()) -> None:
+        self.app = app
+        self.allowed = frozenset(origin.rstrip("/").lower() for origin in allowed)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        checked = scope["type"] == "websocket" or (
+            scope["type"] == "http" and scope["method"] in _STATE_CHANGING
+        )
+        if checked and not self.trusted(scope):
+            if scope["type"] == "websocket":
+                await receive()  # the handshake's websocket.connect
+                await send({"type": "websocket.close", "code": 1008, "reason": "bad origin"})
+                return
+            refusal = Refusal("bad_origin", "requests from another web site are not accepted")
+            await _error(refusal)(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+    def trusted(self, scope: Scope) -> bool:
+        """True when the request has no Origin, or the server's own or an allowed one."""
+        headers = dict(scope.get("headers", []))
+        origin = headers.get(b"origin")
+        if origin is None:
+            return True
+        text = origin.decode("latin-1").strip().lower()
+        if text in self.allowed:
+            return True
+        host = headers.get(b"host", b"").decode("latin-1").strip().lower()
+        parts = urlsplit(text)
+        return bool(host) and parts.scheme in ("http", "https") and parts.netloc == host
 
 
 class _KeepRawSend:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final
 
 from sequence_stacks.engine import State
@@ -17,7 +17,14 @@ from sequence_stacks.engine import State
 from .storage import LogEntry, TableRow
 from .table import Table
 
-__all__ = ["Hidden", "card_ids", "frame_leaks", "hidden_cards", "hidden_history"]
+__all__ = [
+    "Hidden",
+    "card_ids",
+    "frame_leaks",
+    "hidden_cards",
+    "hidden_history",
+    "hidden_history_of_token",
+]
 
 # Keys whose values are card ids, wherever they appear in a frame.
 CARD_KEYS: Final = frozenset(
@@ -85,18 +92,39 @@ def hidden_history(
 ) -> tuple[dict[int, Hidden], set[str]]:
     """Replay a table's log; return what ``viewer`` may not see at each version, and the
     text of every seed (which must appear nowhere)."""
+    return _history(row, entries, lambda table: viewer)
+
+
+def hidden_history_of_token(
+    row: TableRow, entries: Iterable[LogEntry], token_hash: str | None
+) -> tuple[dict[int, Hidden], set[str]]:
+    """Like :func:`hidden_history` for a connection known by its token: at each version
+    it may see what the seat its token holds *then* may see (none: a spectator's share).
+    Seats change hands (leave, replace, reclaim, a new player between games)."""
+    return _history(row, entries, lambda table: table.seat_of(token_hash))
+
+
+def _history(
+    row: TableRow, entries: Iterable[LogEntry], viewer_of: Callable[[Table], int | None]
+) -> tuple[dict[int, Hidden], set[str]]:
     table = Table(row)
     history = {0: Hidden(frozenset(), frozenset())}
     seeds: set[str] = set()
     for entry in entries:
+        viewer = viewer_of(table)
         before = hidden_cards(table.state, viewer) if table.state is not None else frozenset()
         started = entry.payload.get("op") == "start"
         table.apply(entry)
         if started:
             seeds.add(str(entry.payload["seed"]))
             before = frozenset(range(120))  # a new deal: every card was unseen before it
-        state = table.state
-        after = hidden_cards(state, viewer) if state is not None else frozenset()
+        elif viewer_of(table) != viewer:
+            # The seat changed hands and nothing else did (seating entries play no
+            # card): the frames of this version are rendered for the new holder.
+            viewer = viewer_of(table)
+            before = hidden_cards(table.state, viewer) if table.state is not None else before
+        viewer = viewer_of(table)
+        after = hidden_cards(table.state, viewer) if table.state is not None else frozenset()
         history[entry.version] = Hidden(after, before & after)
     return history, seeds
 

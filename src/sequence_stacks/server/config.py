@@ -43,6 +43,14 @@ class ServerSettings:
             (browsers do). Off by default: frames (1-2 kB of JSON each, a few a
             second per player) then go out as they are, which saves about a quarter
             of the server's CPU per action (docs/server.md, Load).
+        create_per_minute, create_burst: per client address, tables created a minute
+            on average and at once (token bucket); more are refused with 429.
+        sit_per_minute, sit_burst: the same for seats taken.
+        listing_idle: a table with no change for this long (an abandoned lobby) leaves
+            the public list; finished tables are never listed.
+        allowed_origins: other web origins (``https://example.org``) whose pages may
+            create tables, take seats and open table sockets; the server's own origin
+            always may, and requests with no ``Origin`` (not from a browser) too.
     """
 
     host: str = "127.0.0.1"
@@ -60,6 +68,12 @@ class ServerSettings:
     rate_burst: int = 40
     freeze_heap: bool = False
     compression: bool = False
+    create_per_minute: float = 10.0
+    create_burst: int = 10
+    sit_per_minute: float = 30.0
+    sit_burst: int = 20
+    listing_idle: float = 1800.0
+    allowed_origins: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("turn_timeout", "block_timeout", "grace_period", "heartbeat_interval"):
@@ -73,6 +87,14 @@ class ServerSettings:
             raise ValueError(f"port {self.port} is outside 0-65535")
         if self.max_message_bytes < 256 or self.rate_burst < 1 or self.rate_per_second <= 0:
             raise ValueError("message size must be at least 256 bytes and rate limits positive")
+        for name in ("create_per_minute", "sit_per_minute", "listing_idle"):
+            if getattr(self, name) <= 0:
+                raise ValueError(f"{name} must be positive, not {getattr(self, name)!r}")
+        if self.create_burst < 1 or self.sit_burst < 1:
+            raise ValueError("create_burst and sit_burst must be at least 1")
+        for origin in self.allowed_origins:
+            if not origin.startswith(("http://", "https://")) or origin.count("/") != 2:
+                raise ValueError(f"an allowed origin is scheme://host[:port], not {origin!r}")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: object) -> ServerSettings:
@@ -88,8 +110,9 @@ class ServerSettings:
 
 
 _FLOATS: Final = {"turn_timeout", "block_timeout", "grace_period", "heartbeat_interval"}
-_FLOATS_EXTRA: Final = {"rate_per_second"}
-_INTS: Final = {"port", "max_message_bytes", "rate_burst"}
+_FLOATS_EXTRA: Final = {"rate_per_second", "create_per_minute", "sit_per_minute", "listing_idle"}
+_INTS: Final = {"port", "max_message_bytes", "rate_burst", "create_burst", "sit_burst"}
+_LISTS: Final = {"allowed_origins"}
 _RANGES: Final = {"bot_delay", "bot_block_delay"}
 _BOOLS: Final = {"freeze_heap", "compression"}
 _TRUE: Final = {"1", "true", "yes", "on"}
@@ -106,6 +129,8 @@ def _parse(name: str, text: str) -> object:
             if text.lower() not in _TRUE | _FALSE:
                 raise ValueError(text)
             return text.lower() in _TRUE
+        if name in _LISTS:
+            return tuple(item.strip() for item in text.split(",") if item.strip())
         if name in _RANGES:
             low, _, high = text.partition(",")
             return (float(low), float(high or low))

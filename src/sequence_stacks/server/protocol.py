@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -30,6 +31,7 @@ __all__ = [
     "decode",
     "dumps",
     "entry_dict",
+    "loads",
     "lobby_dict",
     "refused_frame",
     "view_dict",
@@ -41,17 +43,35 @@ CLIENT_TYPES: Final = COMMAND_TYPES | {"hello", "ping", "sync"}
 CLIENT_ID_LIMIT: Final = 64
 
 
+def loads(text: str | bytes) -> Any:
+    """Parse client JSON strictly: no NaN or Infinity (not JSON), no number that
+    overflows a float, no integer too long to read; raise Refusal ("bad_json")."""
+    try:
+        return json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+    except (ValueError, RecursionError):  # JSONDecodeError, bad UTF-8, 4,300+ digits
+        raise Refusal("bad_json", "the message is not valid JSON") from None
+
+
+def _no_constant(name: str) -> float:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is out of range")
+    return value
+
+
 def decode(text: str) -> dict[str, Any]:
     """Parse one client message; raise Refusal ("bad_json", "unknown_type", "bad_request")."""
-    try:
-        message = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
-        raise Refusal("bad_json", "the message is not valid JSON") from None
+    message = loads(text)
     if not isinstance(message, dict):
         raise Refusal("bad_request", "a message is a JSON object with a 'type'")
     kind = message.get("type")
-    if kind not in CLIENT_TYPES:
-        raise Refusal("unknown_type", f"unknown message type {kind!r}")
+    if not isinstance(kind, str) or kind not in CLIENT_TYPES:
+        shown = kind if isinstance(kind, str | None) else type(kind).__name__
+        raise Refusal("unknown_type", f"unknown message type {shown!r}"[:120])
     if kind in COMMAND_TYPES:
         client_id = message.get("id")
         if not isinstance(client_id, str) or not 0 < len(client_id) <= CLIENT_ID_LIMIT:
@@ -61,7 +81,18 @@ def decode(text: str) -> dict[str, Any]:
     for key in ("seat", "last_version"):
         if message.get(key) is not None and not _is_int(message[key]):
             raise Refusal("bad_request", f"'{key}' must be a whole number")
+    stamp = message.get("t")
+    if kind == "ping" and not (stamp is None or _is_number(stamp) or _is_short_text(stamp)):
+        raise Refusal("bad_request", "a ping's 't' is a number or a short text, echoed back")
     return message
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _is_short_text(value: object) -> bool:
+    return isinstance(value, str) and len(value) <= CLIENT_ID_LIMIT
 
 
 def _is_int(value: object) -> bool:
@@ -164,9 +195,13 @@ def entry_dict(entry: Entry, viewer: int | None, *, full: bool = False) -> dict[
     }
 
 
-_ENCODER: Final = json.JSONEncoder(separators=(",", ":"), check_circular=False)
+_ENCODER: Final = json.JSONEncoder(separators=(",", ":"), check_circular=False, allow_nan=False)
 
 
 def dumps(frame: Mapping[str, Any]) -> str:
-    """Encode a frame compactly (frames are trees of plain data: no cycle check)."""
+    """Encode a frame compactly (frames are trees of plain data: no cycle check).
+
+    NaN and Infinity are not JSON: a frame holding one raises ValueError rather than
+    reaching a client.
+    """
     return _ENCODER.encode(frame)

@@ -14,6 +14,7 @@ import concurrent.futures
 import contextlib
 import dataclasses
 import hashlib
+import itertools
 import logging
 import math
 import random
@@ -37,8 +38,8 @@ from sequence_stacks.engine import (
 )
 
 from .config import ServerSettings
-from .protocol import action_table, dumps, entry_dict, lobby_dict, view_dict
-from .storage import LogEntry, Storage, TableRow
+from .protocol import action_table, dumps, entry_dict, lobby_dict, refused_frame, view_dict
+from .storage import ListingCursor, LogEntry, Storage, TableRow
 from .table import BOT, HUMAN, Entry, Refusal, Table
 
 __all__ = ["Subscriber", "TableService", "hash_token"]
@@ -49,12 +50,24 @@ AUTOPILOT_LIMIT: Final = 100
 CATCH_UP_LIMIT: Final = 1000
 LOG_LIMIT: Final = 400
 VISIBILITIES: Final = ("public", "unlisted")
+# Entries after which a seat may be held by another token (or by none).
+_SEATING: Final = frozenset({"sit", "leave", "replace", "reclaim", "start"})
+# Commands whose payload's "seat" is not the sender's: the sender is stored as "by".
+_NAMES_OTHER_SEAT: Final = frozenset({"add_bot", "remove_bot", "start"})
+LISTING_PAGE: Final = 50
 
 
 class Subscriber(Protocol):
-    """A connection watching a table; ``send`` must not block (queue the frame)."""
+    """A connection watching a table; ``send`` must not block (queue the frame).
+
+    ``token_hash`` is who the connection says it is (set by ``hello``); ``seat`` is
+    the seat that token holds *now*, recomputed by the service after every change of
+    the table (a seat left, handed to a bot, taken back, taken by someone else), and
+    read for nothing but presence: every frame and command asks the table afresh.
+    """
 
     seat: int | None
+    token_hash: str | None
 
     def send(self, frame: Mapping[str, Any]) -> None:
         """Queue one frame for the client."""
@@ -159,6 +172,10 @@ class TableService:
             for index, seat in enumerate(runtime.table.seats):
                 if seat.kind == HUMAN:
                     runtime.absent_since[index] = now
+            # Loaded (a restart): like the turn timer and the grace period, a Block
+            # window still open gets a fresh full time from now, since its players
+            # must reconnect first (docs/server.md, Restarts).
+            runtime.window_opened_at = now
             self._runtimes[table_id] = runtime
             self._replan(runtime)
             runtime.task = asyncio.create_task(self._run(runtime), name=f"table-{table_id}")
@@ -187,18 +204,29 @@ class TableService:
         )
         return table_id
 
-    def public_tables(self, limit: int = 50) -> list[dict[str, Any]]:
-        """The public tables, newest first, as the lobby list shows them."""
-        return [
-            {
-                "id": row.table_id,
-                "status": row.status,
-                "players": row.settings.get("player_count"),
-                "seats": row.summary.get("seats", []),
-                "game": row.summary.get("game", 0),
-            }
-            for row in self.storage.tables(visibility="public")[:limit]
-        ]
+    def public_tables(
+        self, *, limit: int = LISTING_PAGE, before: ListingCursor | None = None
+    ) -> dict[str, Any]:
+        """One page of the public list, most recently active first: tables in the lobby
+        or playing, changed within ``listing_idle``; ``next`` is the following page's
+        cursor (None on the last page)."""
+        since = time.time() - self.settings.listing_idle
+        rows = self.storage.listed_tables(since=since, limit=limit + 1, before=before)
+        page = rows[:limit]
+        more = len(rows) > limit
+        return {
+            "tables": [
+                {
+                    "id": row.table_id,
+                    "status": row.status,
+                    "players": row.settings.get("player_count"),
+                    "seats": row.summary.get("seats", []),
+                    "game": row.summary.get("game", 0),
+                }
+                for row in page
+            ],
+            "next": ListingCursor(page[-1].updated_at, page[-1].table_id).text() if more else None,
+        }
 
     async def lobby(self, table_id: str) -> dict[str, Any]:
         """A table's public facts."""
@@ -233,6 +261,7 @@ class TableService:
                     await self._commit(runtime, table.prepare_reclaim(claim))
                     seat = claim
             self._forget(runtime, subscriber)
+            subscriber.token_hash = token_hash
             subscriber.seat = seat
             runtime.subscribers.add(subscriber)
             if seat is not None:
@@ -245,7 +274,8 @@ class TableService:
         """Send a sync frame: entries since ``last_version`` and the current view."""
         runtime = await self._runtime(table_id)
         async with runtime.lock:
-            subscriber.send(self._sync_frame(runtime, subscriber.seat, last_version, False))
+            seat = runtime.table.seat_of(subscriber.token_hash)
+            subscriber.send(self._sync_frame(runtime, seat, last_version, False))
 
     async def leave(self, table_id: str, subscriber: Subscriber) -> None:
         """Forget a closed connection; its seat's grace period starts if it was the last."""
@@ -308,27 +338,31 @@ class TableService:
         client_id = str(message["id"])
         async with runtime.lock:
             table = runtime.table
-            done = table.client_ids.get(client_id)
-            if done is not None:
-                subscriber.send(
-                    {"type": "ack", "id": client_id, "version": done, "duplicate": True}
-                )
-                return
+            # Who holds the seat now, not who did at hello (a seat changes hands).
+            seat = table.seat_of(subscriber.token_hash)
             try:
-                payload = self._prepare(runtime, subscriber.seat, message)
+                if seat is None:
+                    raise Refusal(
+                        "not_seated", "only a seated player can do that; take a seat first"
+                    )
+                done = table.client_ids.get((subscriber.token_hash, client_id))
+                if done is not None:
+                    subscriber.send(
+                        {"type": "ack", "id": client_id, "version": done, "duplicate": True}
+                    )
+                    return
+                payload = self._prepare(runtime, seat, message)
             except Refusal as refusal:
-                subscriber.send(_refused(refusal, client_id, table.version))
+                subscriber.send(refused_frame(refusal, client_id, table.version))
                 return
             payload["client"] = client_id
+            if payload["op"] in _NAMES_OTHER_SEAT:
+                payload["by"] = seat
             await self._commit(runtime, payload, ack=(subscriber, client_id))
 
-    def _prepare(
-        self, runtime: _Runtime, seat: int | None, message: Mapping[str, Any]
-    ) -> dict[str, Any]:
+    def _prepare(self, runtime: _Runtime, seat: int, message: Mapping[str, Any]) -> dict[str, Any]:
         table = runtime.table
         kind = str(message["type"])
-        if seat is None:
-            raise Refusal("not_seated", "only a seated player can do that; take a seat first")
         if not table.is_expected(int(message["version"]), kind, seat):
             raise Refusal(
                 "stale", f"the table is at version {table.version}; you saw {message['version']}"
@@ -348,7 +382,9 @@ class TableService:
             return table.prepare_remove_bot(int(target))
         if kind == "start":
             return table.prepare_start(secrets.randbits(63), self.settings.default_bot)
-        return table.prepare_leave(seat, self.settings.default_bot)
+        if kind == "leave":
+            return table.prepare_leave(seat, self.settings.default_bot)
+        raise Refusal("unknown_type", f"unknown command {kind!r}")
 
     async def _commit(
         self,
@@ -383,6 +419,8 @@ class TableService:
             runtime.absent_since[entry.seat] = self.clock()
         if table.state is not None and table.window_version == version:
             runtime.window_opened_at = self.clock()
+        if entry.op in _SEATING:
+            self._rebind(runtime)
         if ack is not None:
             ack[0].send({"type": "ack", "id": ack[1], "version": version})
         self._replan(runtime)
@@ -390,6 +428,16 @@ class TableService:
         if interrupted:
             raise asyncio.CancelledError
         return entry
+
+    def _rebind(self, runtime: _Runtime) -> None:
+        """Give each connection the seat its token holds now (None: it watches)."""
+        table = runtime.table
+        for subscriber in runtime.subscribers:
+            seat = table.seat_of(subscriber.token_hash)
+            if seat != subscriber.seat:
+                subscriber.seat = seat
+                if seat is None:
+                    log.info("table %s: a connection lost its seat", table.table_id)
 
     def _reload(self, runtime: _Runtime) -> None:
         row = self.storage.table(runtime.table.table_id)
@@ -400,11 +448,12 @@ class TableService:
         table = runtime.table
         lobby = lobby_dict(table, runtime.connected())
         timer = self._timer(runtime)
+        holders = table.holders()
         # One frame per seat (and one for spectators), encoded once for every
-        # connection of that seat.
+        # connection of that seat: the seat its token holds now (R36).
         frames: dict[int | None, str] = {}
         for subscriber in list(runtime.subscribers):
-            seat = subscriber.seat
+            seat = holders.get(subscriber.token_hash) if subscriber.token_hash else None
             text = frames.get(seat)
             if text is None:
                 frame = {
@@ -615,9 +664,8 @@ def _replay_step(
     events = list(replay.start_events)
     last_seat: int | None = None
     last_action: Action | None = None
-    for index, actor, action, step_events in replay:
-        if index >= step:
-            break
+    # Exactly ``step`` actions: the position after them, the entry of the last one.
+    for _, actor, action, step_events in itertools.islice(replay, step):
         events, last_seat, last_action = step_events, actor, action
     state = replay.state
     viewer = None if over else seat
@@ -632,15 +680,4 @@ def _replay_step(
         # The full view only once the game is over (R36 protects a running game).
         "entry": entry_dict(entry, viewer, full=over),
         "hands": [list(hand) for hand in state.hands] if over else None,
-    }
-
-
-def _refused(refusal: Refusal, client_id: str, version: int) -> dict[str, Any]:
-    return {
-        "type": "refused",
-        "id": client_id,
-        "code": refusal.code,
-        "rule": refusal.rule_id,
-        "reason": refusal.reason,
-        "version": version,
     }

@@ -13,6 +13,7 @@ import asyncio
 import concurrent.futures
 import dataclasses
 import json
+import math
 import queue
 import sqlite3
 import threading
@@ -21,22 +22,28 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final, Protocol
 
 __all__ = [
+    "ListingCursor",
     "LogEntry",
     "MemoryStorage",
     "SqliteStorage",
     "Storage",
     "StorageConflictError",
+    "StorageVersionError",
     "TableRow",
     "open_storage",
 ]
 
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
 GROUP_LIMIT: Final = 256  # most jobs one group commit takes
 CHECKPOINT_INTERVAL: Final = 0.5  # seconds between passive WAL checkpoints
 
 
 class StorageConflictError(Exception):
     """An entry with that version already exists (two writers raced for one table)."""
+
+
+class StorageVersionError(Exception):
+    """The database was written by a newer release (its schema is unknown here)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -51,6 +58,7 @@ class TableRow:
         status: "lobby", "playing" or "over".
         summary: public facts for the lobby list (seat names, game number).
         version: the version of the last entry.
+        updated_at: Unix time of the last entry (``created_at`` before the first).
     """
 
     table_id: str
@@ -60,6 +68,32 @@ class TableRow:
     status: str = "lobby"
     summary: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     version: int = 0
+    updated_at: float = 0.0
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ListingCursor:
+    """Where a page of the public list ended: the last row's ``updated_at`` and id."""
+
+    updated_at: float
+    table_id: str
+
+    def text(self) -> str:
+        """The cursor as the lobby API passes it (``?before=``)."""
+        return f"{self.updated_at!r}~{self.table_id}"
+
+    @classmethod
+    def parse(cls, text: str) -> ListingCursor:
+        """Read :meth:`text` back; raise ValueError if it is not one."""
+        stamp, tilde, table_id = text.partition("~")
+        value = float(stamp)
+        if not tilde or not table_id or len(table_id) > 64 or not math.isfinite(value):
+            raise ValueError(f"not a listing cursor: {text[:80]!r}")
+        return cls(value, table_id)
+
+    def after(self, row: TableRow) -> bool:
+        """True when ``row`` comes after the cursor in the list's order."""
+        return (row.updated_at, row.table_id) < (self.updated_at, self.table_id)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -108,6 +142,13 @@ class Storage(Protocol):
         """Return table rows, newest first, optionally filtered."""
         ...
 
+    def listed_tables(
+        self, *, since: float, limit: int, before: ListingCursor | None = None
+    ) -> list[TableRow]:
+        """The public list, one page: public tables not over, changed at or after
+        ``since``, most recently changed first, at most ``limit``, after ``before``."""
+        ...
+
     def close(self) -> None:
         """Release the database."""
         ...
@@ -124,7 +165,7 @@ class MemoryStorage:
         """Store a new table."""
         if row.table_id in self._rows:
             raise StorageConflictError(f"table {row.table_id} exists")
-        self._rows[row.table_id] = row
+        self._rows[row.table_id] = dataclasses.replace(row, updated_at=row.created_at)
         self._entries[row.table_id] = []
 
     def append(
@@ -139,7 +180,11 @@ class MemoryStorage:
         payload = json.loads(json.dumps(entry.payload))
         self._entries[table_id].append(LogEntry(entry.version, payload))
         self._rows[table_id] = dataclasses.replace(
-            row, status=status, summary=dict(summary), version=entry.version
+            row,
+            status=status,
+            summary=dict(summary),
+            version=entry.version,
+            updated_at=max(row.updated_at, time.time()),
         )
 
     def submit(
@@ -173,29 +218,89 @@ class MemoryStorage:
         ]
         return sorted(rows, key=lambda row: row.created_at, reverse=True)
 
+    def listed_tables(
+        self, *, since: float, limit: int, before: ListingCursor | None = None
+    ) -> list[TableRow]:
+        """One page of the public list (see :meth:`Storage.listed_tables`)."""
+        rows = [
+            row
+            for row in self._rows.values()
+            if row.visibility == "public"
+            and row.status != "over"
+            and row.updated_at >= since
+            and (before is None or before.after(row))
+        ]
+        rows.sort(key=lambda row: (row.updated_at, row.table_id), reverse=True)
+        return rows[:limit]
+
     def close(self) -> None:
         """Nothing to release."""
 
 
-_SCHEMA: Final = """
-CREATE TABLE IF NOT EXISTS tables (
-    table_id   TEXT PRIMARY KEY,
-    created_at REAL NOT NULL,
-    visibility TEXT NOT NULL,
-    settings   TEXT NOT NULL,
-    status     TEXT NOT NULL,
-    summary    TEXT NOT NULL,
-    version    INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS log (
-    table_id   TEXT NOT NULL REFERENCES tables(table_id),
-    version    INTEGER NOT NULL,
-    payload    TEXT NOT NULL,
-    created_at REAL NOT NULL,
-    PRIMARY KEY (table_id, version)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS tables_by_status ON tables(status, visibility);
-"""
+# Each step takes the database from the version before it to its own; a new
+# database runs them all. ``PRAGMA user_version`` holds the version reached.
+_MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
+    (
+        1,
+        """
+        CREATE TABLE IF NOT EXISTS tables (
+            table_id   TEXT PRIMARY KEY,
+            created_at REAL NOT NULL,
+            visibility TEXT NOT NULL,
+            settings   TEXT NOT NULL,
+            status     TEXT NOT NULL,
+            summary    TEXT NOT NULL,
+            version    INTEGER NOT NULL
+        );
+        CREATE TABLE IF NOT EXISTS log (
+            table_id   TEXT NOT NULL REFERENCES tables(table_id),
+            version    INTEGER NOT NULL,
+            payload    TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            PRIMARY KEY (table_id, version)
+        ) WITHOUT ROWID;
+        CREATE INDEX IF NOT EXISTS tables_by_status ON tables(status, visibility);
+        """,
+    ),
+    (
+        # The public list: tables by last change, finished and private ones left out
+        # of a partial index, so a page costs the same whatever the number of tables.
+        2,
+        """
+        ALTER TABLE tables ADD COLUMN updated_at REAL NOT NULL DEFAULT 0;
+        UPDATE tables SET updated_at = COALESCE(
+            (SELECT MAX(log.created_at) FROM log WHERE log.table_id = tables.table_id),
+            created_at
+        );
+        CREATE INDEX tables_listed ON tables(updated_at DESC, table_id DESC)
+            WHERE visibility = 'public' AND status != 'over';
+        """,
+    ),
+)
+_COLUMNS: Final = "table_id, created_at, visibility, settings, status, summary, version, updated_at"
+_MARKS: Final = ", ".join("?" * len(_COLUMNS.split(",")))
+_LISTED: Final = (
+    f"SELECT {_COLUMNS} FROM tables INDEXED BY tables_listed "
+    "WHERE visibility = 'public' AND status != 'over' AND updated_at >= ? "
+    "AND (? IS NULL OR updated_at < ? OR (updated_at = ? AND table_id < ?)) "
+    "ORDER BY updated_at DESC, table_id DESC LIMIT ?"
+)
+
+
+def migrate(db: sqlite3.Connection) -> int:
+    """Bring a database to :data:`SCHEMA_VERSION`, one committed step at a time.
+
+    Returns the version it was at. A database from a newer release is refused.
+    """
+    found = int(db.execute("PRAGMA user_version").fetchone()[0])
+    if found > SCHEMA_VERSION:
+        raise StorageVersionError(
+            f"the database is at schema {found}; this release reads up to {SCHEMA_VERSION}"
+        )
+    for version, script in _MIGRATIONS:
+        if version > found:
+            db.executescript(f"BEGIN IMMEDIATE; {script}; PRAGMA user_version={version}; COMMIT;")
+    return found
 
 
 _Job = Callable[[sqlite3.Connection], None]
@@ -229,8 +334,11 @@ class SqliteStorage:
         self.path = path
         self.synchronous = synchronous
         self._writer_db = self._connect()
-        self._writer_db.executescript(_SCHEMA)
-        self._writer_db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        try:
+            migrate(self._writer_db)
+        except BaseException:
+            self._writer_db.close()
+            raise
         # Readers: one connection shared by callers under a lock.
         self._db = self._connect()
         self._lock = threading.Lock()
@@ -296,11 +404,12 @@ class SqliteStorage:
             row.status,
             json.dumps(dict(row.summary)),
             row.version,
+            row.created_at,
         )
 
         def insert(db: sqlite3.Connection) -> None:
             try:
-                db.execute("INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?)", values)
+                db.execute(f"INSERT INTO tables ({_COLUMNS}) VALUES ({_MARKS})", values)
             except sqlite3.IntegrityError as error:
                 raise StorageConflictError(str(error)) from None
 
@@ -321,18 +430,17 @@ class SqliteStorage:
         version = entry.version
 
         def insert(db: sqlite3.Connection) -> None:
+            now = time.time()
             updated = db.execute(
-                "UPDATE tables SET status = ?, summary = ?, version = ? "
-                "WHERE table_id = ? AND version = ?",
-                (status, summary_text, version, table_id, version - 1),
+                "UPDATE tables SET status = ?, summary = ?, version = ?, "
+                "updated_at = MAX(updated_at, ?) WHERE table_id = ? AND version = ?",
+                (status, summary_text, version, now, table_id, version - 1),
             ).rowcount
             if updated != 1:
                 raise StorageConflictError(
                     f"table {table_id}: version {version} does not follow the last"
                 )
-            db.execute(
-                "INSERT INTO log VALUES (?, ?, ?, ?)", (table_id, version, payload, time.time())
-            )
+            db.execute("INSERT INTO log VALUES (?, ?, ?, ?)", (table_id, version, payload, now))
 
         return self._enqueue(insert)
 
@@ -419,7 +527,7 @@ class SqliteStorage:
         """Return a table's row, or None."""
         with self._lock:
             found = self._db.execute(
-                "SELECT * FROM tables WHERE table_id = ?", (table_id,)
+                f"SELECT {_COLUMNS} FROM tables WHERE table_id = ?", (table_id,)
             ).fetchone()
         return None if found is None else _row(found)
 
@@ -435,11 +543,24 @@ class SqliteStorage:
     def tables(self, *, status: str | None = None, visibility: str | None = None) -> list[TableRow]:
         """Return matching rows, newest first."""
         query = (
-            "SELECT * FROM tables WHERE (? IS NULL OR status = ?) AND (? IS NULL OR visibility = ?)"
+            f"SELECT {_COLUMNS} FROM tables "
+            "WHERE (? IS NULL OR status = ?) AND (? IS NULL OR visibility = ?)"
         )
         with self._lock:
             found = self._db.execute(
                 query + " ORDER BY created_at DESC", (status, status, visibility, visibility)
+            ).fetchall()
+        return [_row(item) for item in found]
+
+    def listed_tables(
+        self, *, since: float, limit: int, before: ListingCursor | None = None
+    ) -> list[TableRow]:
+        """One page of the public list, read through its partial index."""
+        stamp = None if before is None else before.updated_at
+        last_id = None if before is None else before.table_id
+        with self._lock:
+            found = self._db.execute(
+                _LISTED, (since, stamp, stamp, stamp, last_id, limit)
             ).fetchall()
         return [_row(item) for item in found]
 
@@ -462,7 +583,7 @@ class SqliteStorage:
 
 
 def _row(found: tuple[Any, ...]) -> TableRow:
-    table_id, created_at, visibility, settings, status, summary, version = found
+    table_id, created_at, visibility, settings, status, summary, version, updated_at = found
     return TableRow(
         table_id=table_id,
         created_at=created_at,
@@ -471,6 +592,7 @@ def _row(found: tuple[Any, ...]) -> TableRow:
         status=status,
         summary=json.loads(summary),
         version=version,
+        updated_at=updated_at,
     )
 
 

@@ -56,6 +56,7 @@ class Refusal(Exception):  # noqa: N818 - an answer to a client, not a server fa
         code: a stable machine word ("illegal", "stale", "not_seated", "bad_request" ...).
         reason: a plain-language explanation for the person who asked.
         rule_id: the RULES.md id for game rules (R37 for malformed actions), else None.
+        retry_after: for "rate_limited" over HTTP, whole seconds until a retry may pass.
     """
 
     def __init__(self, code: str, reason: str, rule_id: str | None = None) -> None:
@@ -63,6 +64,7 @@ class Refusal(Exception):  # noqa: N818 - an answer to a client, not a server fa
         self.code = code
         self.reason = reason
         self.rule_id = rule_id
+        self.retry_after: int | None = None
 
 
 @dataclasses.dataclass(slots=True)
@@ -130,7 +132,9 @@ class Table:
         self.games: list[GameArchive] = []
         self.history: list[Entry] = []
         self.window_version = 0
-        self.client_ids: dict[str, int] = {}
+        # (token hash of the sender, client id) -> the version the command made: a
+        # client's command id is its own, never another seat's (docs/protocol.md).
+        self.client_ids: dict[tuple[str | None, str], int] = {}
 
     @classmethod
     def rebuild(cls, row: TableRow, entries: Iterable[LogEntry]) -> Table:
@@ -154,12 +158,22 @@ class Table:
             return "lobby"
         return "over" if self.state.is_over else "playing"
 
-    def seat_of(self, token_hash: str) -> int | None:
-        """Return the seat a human token hash holds, or None."""
+    def seat_of(self, token_hash: str | None) -> int | None:
+        """Return the seat a human token hash holds now, or None."""
+        if token_hash is None:
+            return None
         for index, seat in enumerate(self.seats):
             if seat.kind == HUMAN and seat.token_hash == token_hash:
                 return index
         return None
+
+    def holders(self) -> dict[str | None, int]:
+        """Every human seat by the token hash that holds it now."""
+        return {
+            seat.token_hash: index
+            for index, seat in enumerate(self.seats)
+            if seat.kind == HUMAN and seat.token_hash is not None
+        }
 
     def claim_of(self, token_hash: str) -> int | None:
         """Return the seat a bot holds for the player of this token hash, or None.
@@ -303,14 +317,26 @@ class Table:
         if handler is None:
             raise ValueError(f"unknown log entry op {op!r}")
         self.version = entry.version
-        applied = handler(self, entry.version, payload)
         client = payload.get("client")
         if isinstance(client, str):
-            self.client_ids[client] = entry.version
+            self.client_ids[(self._sender_hash(payload), client)] = entry.version
+        applied = handler(self, entry.version, payload)
         self.history.append(applied)
         if len(self.history) > HISTORY_LIMIT:
             del self.history[: len(self.history) - HISTORY_LIMIT]
         return applied
+
+    def _sender_hash(self, payload: Mapping[str, Any]) -> str | None:
+        """The token hash of the seat that sent a client's command, as it was then.
+
+        ``by`` names the sender's seat where the payload's ``seat`` is another one
+        (``add_bot``, ``remove_bot``) or absent (``start``); entries stored before
+        ``by`` existed name no sender for those and count as None's.
+        """
+        sender = payload.get("by", payload.get("seat") if payload["op"] in _SELF else None)
+        if not isinstance(sender, int) or not 0 <= sender < len(self.seats):
+            return None
+        return self.seats[sender].token_hash
 
     def _apply_sit(self, version: int, payload: Mapping[str, Any]) -> Entry:
         seat = int(payload["seat"])
@@ -384,6 +410,9 @@ class Table:
         auto = payload.get("client") is None
         return Entry(version, "act", seat, self.game_no, action, tuple(events), auto)
 
+
+# Commands whose payload's ``seat`` is the sender's own.
+_SELF: Final = frozenset({"act", "leave"})
 
 _APPLY: Final = {
     "sit": Table._apply_sit,
