@@ -230,7 +230,10 @@ def main(argv: list[str] | None = None) -> int:
         )
         command += ["--port", str(port)]
         command += ["--db", str(database), "--turn-timeout", "600", "--grace-period", "600"]
-        server = subprocess.Popen(command, env=dict(os.environ), stdout=subprocess.DEVNULL)
+        # One client address sets up every table: lift the per-address limits (#12).
+        limits = {"SEQUENCE_STACKS_CREATE_BURST": "100000", "SEQUENCE_STACKS_SIT_BURST": "100000"}
+        env = {**limits, **os.environ}
+        server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
         try:
             url = f"http://127.0.0.1:{port}"
             for _ in range(200):

@@ -12,7 +12,15 @@ import pytest
 from starlette.testclient import TestClient
 
 from sequence_stacks.server import MemoryStorage, SqliteStorage, create_app
-from sequence_stacks.server.storage import LogEntry, Storage, StorageConflictError, TableRow
+from sequence_stacks.server.storage import (
+    _LISTED,
+    ListingCursor,
+    LogEntry,
+    Storage,
+    StorageConflictError,
+    StorageVersionError,
+    TableRow,
+)
 
 from .harness import FAST, SHORT_GAME, assert_no_leaks, connect, create_table, play_until_over, sit
 
@@ -129,3 +137,94 @@ def test_a_restarted_server_rebuilds_the_table_and_the_game_goes_on(tmp_path: Pa
         assert ann.version == len(entries)
         assert_no_leaks(store, table_id, [ann, bob])
         store.close()
+
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def test_a_database_written_by_the_schema_1_server_migrates_and_replays(tmp_path: Path) -> None:
+    """tests/server/fixtures/schema-1.sqlite3 was written by the server before schema 2
+    (see its README): it opens, gains ``updated_at`` from its log, and its tables
+    rebuild, list and replay as before."""
+    path = tmp_path / "old.sqlite3"
+    path.write_bytes((FIXTURES / "schema-1.sqlite3").read_bytes())
+    with sqlite3.connect(path) as before:
+        assert before.execute("PRAGMA user_version").fetchone()[0] == 1
+        rows_before = before.execute("SELECT table_id, version FROM tables").fetchall()
+        last_change = dict(
+            before.execute("SELECT table_id, MAX(created_at) FROM log GROUP BY table_id")
+        )
+    store = SqliteStorage(str(path))
+    try:
+        assert {(r.table_id, r.version) for r in store.tables()} == set(rows_before)
+        for row in store.tables():
+            assert row.updated_at == last_change.get(row.table_id, row.created_at)
+        with TestClient(create_app(FAST, storage=store)) as client:
+            listed = client.get("/api/tables").json()["tables"]
+            assert {t["status"] for t in listed} <= {"lobby", "playing"}
+            playing = next(r for r in store.tables() if r.status == "playing")
+            assert playing.table_id in {t["id"] for t in listed}
+            finished = client.get(f"/api/tables/{playing.table_id}/games/1").json()
+            assert finished["over"] is True
+            assert finished["view"]["result"] is not None
+            lobby = client.get(f"/api/tables/{playing.table_id}").json()
+            assert lobby["game"] == 2
+            assert lobby["status"] == "playing"
+    finally:
+        store.close()
+    with sqlite3.connect(path) as after:
+        assert after.execute("PRAGMA user_version").fetchone()[0] == 2
+
+
+def test_a_database_from_a_newer_release_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "new.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA user_version=99")
+    with pytest.raises(StorageVersionError, match="schema 99"):
+        SqliteStorage(str(path))
+
+
+def test_the_public_list_reads_a_page_through_its_index(tmp_path: Path) -> None:
+    """However many tables there are, a page is read from the partial index in order:
+    no scan of the table and no sort (what kept the lobby fast at 5,000 tables)."""
+    store = SqliteStorage(str(tmp_path / "many.sqlite3"))
+    try:
+        for index in range(300):
+            store.create_table(_row(f"t{index:03}", created_at=float(index)))
+        with sqlite3.connect(store.path) as db:
+            plan = " | ".join(
+                str(step[-1])
+                for step in db.execute(
+                    "EXPLAIN QUERY PLAN " + _LISTED, (0.0, None, None, None, None, 50)
+                )
+            )
+        assert "tables_listed" in plan
+        assert "TEMP B-TREE" not in plan
+        page = store.listed_tables(since=100.0, limit=10)
+        assert [r.table_id for r in page] == [f"t{i:03}" for i in range(299, 289, -1)]
+        cursor = ListingCursor(page[-1].updated_at, page[-1].table_id)
+        following = store.listed_tables(since=100.0, limit=500, before=cursor)
+        assert following[0].table_id == "t289"
+        assert following[-1].table_id == "t100"
+    finally:
+        store.close()
+
+
+def test_both_storages_list_the_same_pages(storage: Storage) -> None:
+    for index in range(12):
+        storage.create_table(_row(f"t{index:02}", created_at=float(index % 4)))
+    storage.create_table(_row("secret", "unlisted", created_at=5.0))
+    storage.append("t00", LogEntry(1, {"op": "x"}), status="over", summary={})
+    pages: list[list[str]] = []
+    cursor = None
+    while True:
+        page = storage.listed_tables(since=0.0, limit=5, before=cursor)
+        if not page:
+            break
+        pages.append([row.table_id for row in page])
+        cursor = ListingCursor(page[-1].updated_at, page[-1].table_id)
+    flat = [table_id for page in pages for table_id in page]
+    assert len(flat) == 11
+    assert "t00" not in flat
+    assert "secret" not in flat
+    assert flat == sorted(flat, key=lambda t: (int(t[1:]) % 4, t), reverse=True)
