@@ -3,6 +3,8 @@
 // c*52 + 45 + k; then 104-106 Skip, 107-109 Reverse, 110-112 Steal-a-Card,
 // 113-115 Block, 116-119 Steal-a-Chip.
 
+import { h, svg } from "./dom.js";
+
 export const COLOURS = ["blue", "red"];
 const ACTIONS = [
   [104, "SKIP", "Skip"],
@@ -39,17 +41,38 @@ export function kindName(kind) {
   return entry ? entry[2] : kind;
 }
 
+// Icon shapes (24x24 viewBox): [tag, attributes] each, drawn in the text colour.
+const LINE = { fill: "none", stroke: "currentColor" };
 const ICONS = {
-  SKIP: '<circle cx="12" cy="12" r="8.5" fill="none" stroke="currentColor" stroke-width="2.4"/><path d="M6 18 18 6" stroke="currentColor" stroke-width="2.4"/>',
-  REV: '<path d="M5 9h11l-3-3M19 15H8l3 3" fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round"/>',
-  SCARD: '<rect x="3.5" y="5" width="9" height="13" rx="1.5" fill="none" stroke="currentColor" stroke-width="2"/><path d="M14 12h7m-3-3 3 3-3 3" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round"/>',
-  BLOCK: '<path d="M12 3 4.5 6v5.5c0 4.6 3.2 8.1 7.5 9.5 4.3-1.4 7.5-4.9 7.5-9.5V6z" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linejoin="round"/><path d="M8.5 12h7" stroke="currentColor" stroke-width="2.4"/>',
-  SCHIP: '<circle cx="10" cy="12" r="6.5" fill="none" stroke="currentColor" stroke-width="2.2"/><circle cx="10" cy="12" r="2.5" fill="currentColor"/><path d="M17 12h5m-2.5-2.5L22 12l-2.5 2.5" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>',
-  WILD: '<path d="m12 3 2.6 5.6 6.1.7-4.5 4.2 1.2 6L12 16.6 6.6 19.5l1.2-6-4.5-4.2 6.1-.7z" fill="currentColor"/>',
+  SKIP: [
+    ["circle", { cx: 12, cy: 12, r: 8.5, ...LINE, "stroke-width": 2.4 }],
+    ["path", { d: "M6 18 18 6", stroke: "currentColor", "stroke-width": 2.4 }],
+  ],
+  REV: [
+    ["path", { d: "M5 9h11l-3-3M19 15H8l3 3", ...LINE, "stroke-width": 2.4, "stroke-linecap": "round", "stroke-linejoin": "round" }],
+  ],
+  SCARD: [
+    ["rect", { x: 3.5, y: 5, width: 9, height: 13, rx: 1.5, ...LINE, "stroke-width": 2 }],
+    ["path", { d: "M14 12h7m-3-3 3 3-3 3", ...LINE, "stroke-width": 2.2, "stroke-linecap": "round", "stroke-linejoin": "round" }],
+  ],
+  BLOCK: [
+    ["path", { d: "M12 3 4.5 6v5.5c0 4.6 3.2 8.1 7.5 9.5 4.3-1.4 7.5-4.9 7.5-9.5V6z", ...LINE, "stroke-width": 2.2, "stroke-linejoin": "round" }],
+    ["path", { d: "M8.5 12h7", stroke: "currentColor", "stroke-width": 2.4 }],
+  ],
+  SCHIP: [
+    ["circle", { cx: 10, cy: 12, r: 6.5, ...LINE, "stroke-width": 2.2 }],
+    ["circle", { cx: 10, cy: 12, r: 2.5, fill: "currentColor" }],
+    ["path", { d: "M17 12h5m-2.5-2.5L22 12l-2.5 2.5", ...LINE, "stroke-width": 2, "stroke-linecap": "round" }],
+  ],
+  WILD: [
+    ["path", { d: "m12 3 2.6 5.6 6.1.7-4.5 4.2 1.2 6L12 16.6 6.6 19.5l1.2-6-4.5-4.2 6.1-.7z", fill: "currentColor" }],
+  ],
 };
 
+/** An icon as an SVG element. */
 export function icon(name, size = 24) {
-  return `<svg viewBox="0 0 24 24" width="${size}" height="${size}" aria-hidden="true">${ICONS[name]}</svg>`;
+  const shapes = ICONS[name].map(([tag, attrs]) => svg(tag, attrs));
+  return svg("svg", { viewBox: "0 0 24 24", width: size, height: size, "aria-hidden": "true" }, ...shapes);
 }
 
 /** A card element; `opts.small` for piles and discards, `opts.button` for choosable cards. */
@@ -60,16 +83,26 @@ export function cardElement(id, opts = {}) {
   if (opts.small) el.classList.add("small");
   if (info.action) {
     el.classList.add("action", `act-${info.action.toLowerCase()}`);
-    el.innerHTML = `<span class="corner">${icon(info.action, 14)}</span>
-      <span class="face">${icon(info.action, opts.small ? 26 : 36)}</span>
-      <span class="label">${info.name}</span>`;
+    el.append(
+      h("span", { class: "corner" }, icon(info.action, 14)),
+      h("span", { class: "face" }, icon(info.action, opts.small ? 26 : 36)),
+      h("span", { class: "label" }, info.name),
+    );
   } else {
     el.classList.add(COLOURS[info.colour]);
     if (info.wild) {
       el.classList.add("wild");
-      el.innerHTML = `<span class="corner">W</span><span class="face">${icon("WILD", opts.small ? 26 : 38)}</span><span class="label">wild</span>`;
+      el.append(
+        h("span", { class: "corner" }, "W"),
+        h("span", { class: "face" }, icon("WILD", opts.small ? 26 : 38)),
+        h("span", { class: "label" }, "wild"),
+      );
     } else {
-      el.innerHTML = `<span class="corner">${info.rank}</span><span class="face num">${info.rank}</span><span class="corner br">${info.rank}</span>`;
+      el.append(
+        h("span", { class: "corner" }, info.rank),
+        h("span", { class: "face num" }, info.rank),
+        h("span", { class: "corner br" }, info.rank),
+      );
     }
   }
   el.dataset.kind = info.kind;

@@ -1,5 +1,7 @@
 // The lobby page: create a table, list public tables.
 
+import { h } from "./dom.js";
+
 const form = document.querySelector("#create");
 const list = document.querySelector("#tables");
 const problem = document.querySelector("#create-error");
@@ -53,10 +55,12 @@ async function refresh() {
     item.className = "table-row";
     const open = table.seats.filter((s) => s.kind === "empty").length;
     const status = table.status === "lobby" ? `${open} open seat${open === 1 ? "" : "s"}` : table.status;
-    item.innerHTML = `<a href="/t/${encodeURIComponent(table.id)}"></a><span class="badge"></span><span class="muted who"></span>`;
-    item.querySelector("a").textContent = `Table ${table.id.slice(0, 6)} · ${table.players} players`;
-    item.querySelector(".badge").textContent = status;
-    item.querySelector(".who").textContent = table.seats.filter((s) => s.kind !== "empty").map(seatText).join(", ");
+    const who = table.seats.filter((s) => s.kind !== "empty").map(seatText).join(", ");
+    item.append(
+      h("a", { href: `/t/${encodeURIComponent(table.id)}` }, `Table ${table.id.slice(0, 6)} · ${table.players} players`),
+      h("span", { class: "badge" }, status),
+      h("span", { class: "muted who" }, who),
+    );
     list.append(item);
   }
 }

@@ -2,6 +2,7 @@
 // (or a spectator) could see; once it is over, every hand is shown.
 
 import { cardBack, cardElement, COLOURS, prettyText } from "./cards.js";
+import { h } from "./dom.js";
 
 const parts = location.pathname.split("/");
 const tableId = decodeURIComponent(parts[2]);
@@ -59,9 +60,11 @@ function render(data) {
       el.style.setProperty("--i", i);
       stack.append(el);
     });
-    if (!cards.length) stack.innerHTML = '<span class="slot-empty">empty</span>';
-    box.append(stack);
-    box.insertAdjacentHTML("beforeend", `<div class="caption"><span>${COLOURS[colour]} pile ${(slot % per) + 1}</span><span class="count">${cards.length}/5</span></div>`);
+    if (!cards.length) stack.append(h("span", { class: "slot-empty" }, "empty"));
+    const caption = h("div", { class: "caption" },
+      h("span", {}, `${COLOURS[colour]} pile ${(slot % per) + 1}`),
+      h("span", { class: "count" }, `${cards.length}/5`));
+    box.append(stack, caption);
     piles.append(box);
   });
   const seats = document.querySelector("#replay-seats");
@@ -69,9 +72,10 @@ function render(data) {
   view.hand_sizes.forEach((size, seat) => {
     const panel = document.createElement("section");
     panel.className = "seat" + (view.current === seat ? " current" : "");
-    const header = document.createElement("header");
-    header.innerHTML = `<b class="name"></b><span class="chip blue">${view.chips[seat][0]}</span><span class="chip red">${view.chips[seat][1]}</span>`;
-    header.querySelector(".name").textContent = names[seat] ?? `Seat ${seat + 1}`;
+    const header = h("header", {},
+      h("b", { class: "name" }, names[seat] ?? `Seat ${seat + 1}`),
+      h("span", { class: "chip blue" }, view.chips[seat][0]),
+      h("span", { class: "chip red" }, view.chips[seat][1]));
     const hand = document.createElement("div");
     hand.className = "hand small";
     const cards = data.hands ? data.hands[seat] : seat === data.you ? view.hand : null;
@@ -82,8 +86,7 @@ function render(data) {
     view.discards[seat].forEach((card) => discard.append(cardElement(card, { small: true })));
     panel.append(header, hand);
     if (view.discards[seat].length) {
-      panel.insertAdjacentHTML("beforeend", '<div class="muted">discard pile</div>');
-      panel.append(discard);
+      panel.append(h("div", { class: "muted" }, "discard pile"), discard);
     }
     seats.append(panel);
   });

@@ -3,8 +3,9 @@
 // be played comes from the view's legal action ids (decoded with the "actions" table).
 
 import { cardBack, cardElement, cardInfo, COLOURS, icon, kindName, prettyText } from "./cards.js";
+import { h } from "./dom.js";
 import { TableSocket } from "./net.js";
-import { RULES_HTML } from "./rules.js";
+import { rulesNodes } from "./rules.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
 const tokenKey = `sequence-stacks:token:${tableId}`;
@@ -243,7 +244,7 @@ function renderLobby() {
 function button(text, onClick, extra = "") {
   const el = document.createElement("button");
   el.type = "button";
-  el.innerHTML = text;
+  el.textContent = text;
   if (extra) el.className = extra;
   el.addEventListener("click", onClick);
   return el;
@@ -281,11 +282,9 @@ function renderBoard() {
           stack.append(el);
         });
       } else {
-        stack.innerHTML = `<span class="slot-empty">${targets.length ? "Start here" : "empty"}</span>`;
+        stack.append(h("span", { class: "slot-empty" }, targets.length ? "Start here" : "empty"));
       }
-      const caption = document.createElement("div");
-      caption.className = "caption";
-      caption.innerHTML = `<span>${label}</span><span class="count">${cards.length}/5</span>`;
+      const caption = h("div", { class: "caption" }, h("span", {}, label), h("span", { class: "count" }, `${cards.length}/5`));
       slot.append(stack, caption);
       piles.append(slot);
     }
@@ -306,7 +305,7 @@ function renderBoard() {
   else text = current === ui.you ? "Your turn" : `${who[current]}'s turn`;
   turn.querySelector(".text").textContent = text;
   turn.dataset.mine = String(current === ui.you && phase === "playing" && !view.result);
-  $("#direction").innerHTML = view.direction > 0 ? `${icon("REV", 16)} Clockwise` : `${icon("REV", 16)} Anticlockwise`;
+  $("#direction").replaceChildren(icon("REV", 16), view.direction > 0 ? " Clockwise" : " Anticlockwise");
   $("#direction").dataset.dir = view.direction;
   $("#skips").hidden = !view.pending_skips;
   $("#skips").textContent = `${view.pending_skips} skip${view.pending_skips === 1 ? "" : "s"} pending`;
@@ -409,9 +408,10 @@ function renderSeats() {
     if (view && !view.result && view.phase === "playing" && view.current === index) panel.classList.add("current");
     if (view && view.phase === "block_window" && view.window_pending.includes(index)) panel.classList.add("asked");
     const status = seat.kind === "bot" ? `${seat.bot} bot` : seat.kind === "human" ? (seat.connected ? "online" : "away") : "empty";
-    panel.innerHTML = `<header><span class="dot ${seat.kind === "bot" || seat.connected ? "on" : ""}"></span>
-      <b class="name"></b><span class="badge">${status}</span></header>`;
-    panel.querySelector(".name").textContent = who[index] ?? seat.name;
+    panel.append(h("header", {},
+      h("span", { class: `dot ${seat.kind === "bot" || seat.connected ? "on" : ""}` }),
+      h("b", { class: "name" }, who[index] ?? seat.name),
+      h("span", { class: "badge" }, status)));
     if (view) {
       const chips = view.chips[index];
       const row = document.createElement("div");
@@ -420,11 +420,11 @@ function renderSeats() {
       handBox.className = "mini-hand";
       handBox.title = `${view.hand_sizes[index]} cards in hand`;
       for (let i = 0; i < view.hand_sizes[index]; i++) handBox.append(cardBack());
-      handBox.insertAdjacentHTML("beforeend", `<span class="count">${view.hand_sizes[index]}</span>`);
+      handBox.append(h("span", { class: "count" }, view.hand_sizes[index]));
       const chipBox = document.createElement("div");
       chipBox.className = "chips";
       chipBox.setAttribute("aria-label", `${chips[0]} blue and ${chips[1]} red chips`);
-      chipBox.innerHTML = `<span class="chip blue">${chips[0]}</span><span class="chip red">${chips[1]}</span>`;
+      chipBox.append(h("span", { class: "chip blue" }, chips[0]), h("span", { class: "chip red" }, chips[1]));
       const discard = document.createElement("button");
       discard.type = "button";
       discard.className = "discard";
@@ -443,15 +443,15 @@ function renderSeats() {
       }
       discard.setAttribute("aria-label", `${who[index]}'s discard pile, ${pile.length} cards`);
       discard.append(pile.length ? cardElement(pile[pile.length - 1], { small: true }) : emptyCard());
-      discard.insertAdjacentHTML("beforeend", `<span class="count">${pile.length}</span>`);
+      discard.append(h("span", { class: "count" }, pile.length));
       discard.title = pile.map((c) => cardInfo(c).name).join(", ") || "empty discard pile";
       row.append(handBox, discard, chipBox);
       panel.append(row);
       if (view.phase === "block_window" && view.window_pending.includes(index)) {
-        panel.insertAdjacentHTML("beforeend", '<div class="asked-note">deciding… <span data-countdown></span></div>');
+        panel.append(h("div", { class: "asked-note" }, "deciding… ", h("span", { "data-countdown": "" })));
       }
       if (!view.result && view.phase === "playing" && view.current === index && ui.timer?.kind === "turn") {
-        panel.insertAdjacentHTML("beforeend", '<div class="asked-note">turn timer <span data-countdown></span></div>');
+        panel.append(h("div", { class: "asked-note" }, "turn timer ", h("span", { "data-countdown": "" })));
       }
     }
     box.append(panel);
@@ -510,7 +510,7 @@ $("#copy-link").addEventListener("click", async () => {
 });
 
 const help = $("#help");
-help.querySelector(".body").innerHTML = RULES_HTML;
+help.querySelector(".body").replaceChildren(...rulesNodes());
 $("#help-open").addEventListener("click", () => help.showModal());
 help.querySelector(".close").addEventListener("click", () => help.close());
 

@@ -1,0 +1,44 @@
+// Building DOM nodes without markup. Text (a display name, a log line) always goes in as
+// a text node, never through an HTML parser, so it can never become an element, an
+// event handler or a script (#12). No script of the client hands a string to the HTML
+// parser at all; tests/test_static_client.py keeps it that way.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function setAttributes(el, attrs) {
+  for (const [name, value] of Object.entries(attrs)) {
+    // Inline handlers and inline styles are refused by the page's CSP anyway.
+    if (/^on/i.test(name) || name.toLowerCase() === "style") throw new Error(`no ${name} attribute`);
+    if (value !== null && value !== undefined && value !== false) el.setAttribute(name, String(value));
+  }
+}
+
+/**
+ * An HTML element: `h("span", { class: "count" }, "3/5")`. Children are nodes or text
+ * (strings and numbers become text nodes); null, undefined and false are left out.
+ */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  setAttributes(el, attrs);
+  el.append(...children.filter((child) => child !== null && child !== undefined && child !== false));
+  return el;
+}
+
+/** An SVG element, as `h` makes HTML ones. */
+export function svg(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  setAttributes(el, attrs);
+  el.append(...children);
+  return el;
+}
+
+/**
+ * Nodes from data: a string is text; an array is `[tag, attrs?, ...children]` (attrs a
+ * plain object), its children built the same way. Used for the static rules text.
+ */
+export function build(node) {
+  if (!Array.isArray(node)) return document.createTextNode(String(node));
+  const [tag, ...rest] = node;
+  const attrs = rest.length && rest[0] !== null && typeof rest[0] === "object" && !Array.isArray(rest[0]) ? rest.shift() : {};
+  return h(tag, attrs, ...rest.map(build));
+}
