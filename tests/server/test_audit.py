@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from sequence_stacks.engine import Settings, card_text
-from sequence_stacks.server.audit import card_ids, frame_leaks, hidden_cards, hidden_history
+from sequence_stacks.server.audit import (
+    card_ids,
+    connection_leaks,
+    frame_leaks,
+    hidden_cards,
+    hidden_history,
+)
 from sequence_stacks.server.storage import LogEntry, TableRow
 from sequence_stacks.server.table import Table
 
@@ -47,3 +53,23 @@ def test_frame_leaks_finds_planted_cards_and_seeds() -> None:
 def test_card_ids_reads_card_fields_and_notation_only() -> None:
     frame = {"hand": [3, 4], "legal_action_ids": [5], "card_epoch": [0, 1], "text": "B1#0 and #77"}
     assert card_ids(frame) == {0, 3, 4}
+
+
+def test_connection_leaks_follows_the_seat_a_token_holds_when_a_frame_is_sent() -> None:
+    row = TableRow("t", 0.0, "public", Settings(player_count=2).to_dict())
+    entries = [
+        LogEntry(1, {"op": "sit", "seat": 0, "name": "Ann", "token_hash": "ann"}),
+        LogEntry(2, {"op": "start", "game": 1, "seed": 55, "bot": "random"}),
+        LogEntry(3, {"op": "leave", "seat": 0, "bot": "random", "client": "c1"}),
+    ]
+    state = Table.rebuild(row, entries).state
+    assert state is not None
+    hand = list(state.hands[0])
+    seated = {"type": "update", "version": 2, "events": [], "view": {"hand": hand}}
+    left = {"type": "update", "version": 3, "events": [], "view": {"hand": hand}}
+    assert connection_leaks(row, entries, "ann", [(seated, "{}")]) == []
+    problems = connection_leaks(row, entries, "ann", [(seated, "{}"), (left, "{}")])
+    assert len(problems) == 1
+    assert problems[0].startswith("(seat None) update 3 view exposes hidden cards")
+    # A token that never sat is a spectator throughout.
+    assert connection_leaks(row, entries, "bob", [(seated, "{}")])

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
 from sequence_stacks.engine import State
@@ -20,10 +20,10 @@ from .table import Table
 __all__ = [
     "Hidden",
     "card_ids",
+    "connection_leaks",
     "frame_leaks",
     "hidden_cards",
     "hidden_history",
-    "hidden_history_of_token",
 ]
 
 # Keys whose values are card ids, wherever they appear in a frame.
@@ -81,10 +81,14 @@ class Hidden:
         after: hidden in the state after the version's entry (for views).
         during: hidden both before and after it (for the entry's own events: a card that
             was public when the event happened may be shuffled out of sight by it).
+        finished: the games over by this version: R36 hides cards only "before the
+            game ends", so a finished game's entries hide nothing any more (its replay
+            shows every hand to anyone).
     """
 
     after: frozenset[int]
     during: frozenset[int]
+    finished: int = 0
 
 
 def hidden_history(
@@ -92,41 +96,66 @@ def hidden_history(
 ) -> tuple[dict[int, Hidden], set[str]]:
     """Replay a table's log; return what ``viewer`` may not see at each version, and the
     text of every seed (which must appear nowhere)."""
-    return _history(row, entries, lambda table: viewer)
-
-
-def hidden_history_of_token(
-    row: TableRow, entries: Iterable[LogEntry], token_hash: str | None
-) -> tuple[dict[int, Hidden], set[str]]:
-    """Like :func:`hidden_history` for a connection known by its token: at each version
-    it may see what the seat its token holds *then* may see (none: a spectator's share).
-    Seats change hands (leave, replace, reclaim, a new player between games)."""
-    return _history(row, entries, lambda table: table.seat_of(token_hash))
-
-
-def _history(
-    row: TableRow, entries: Iterable[LogEntry], viewer_of: Callable[[Table], int | None]
-) -> tuple[dict[int, Hidden], set[str]]:
     table = Table(row)
     history = {0: Hidden(frozenset(), frozenset())}
     seeds: set[str] = set()
     for entry in entries:
-        viewer = viewer_of(table)
         before = hidden_cards(table.state, viewer) if table.state is not None else frozenset()
         started = entry.payload.get("op") == "start"
         table.apply(entry)
         if started:
             seeds.add(str(entry.payload["seed"]))
             before = frozenset(range(120))  # a new deal: every card was unseen before it
-        elif viewer_of(table) != viewer:
-            # The seat changed hands and nothing else did (seating entries play no
-            # card): the frames of this version are rendered for the new holder.
-            viewer = viewer_of(table)
-            before = hidden_cards(table.state, viewer) if table.state is not None else before
-        viewer = viewer_of(table)
-        after = hidden_cards(table.state, viewer) if table.state is not None else frozenset()
-        history[entry.version] = Hidden(after, before & after)
+        state = table.state
+        after = hidden_cards(state, viewer) if state is not None else frozenset()
+        over = state is not None and state.is_over
+        finished = table.game_no if over else table.game_no - 1
+        history[entry.version] = Hidden(after, before & after, finished)
     return history, seeds
+
+
+def connection_leaks(
+    row: TableRow,
+    entries: Sequence[LogEntry],
+    token_hash: str | None,
+    frames: Iterable[tuple[Mapping[str, Any], str]],
+) -> list[str]:
+    """Audit every frame one connection received, in order, as (decoded, raw text).
+
+    The connection is known by its token: each frame may show only what the seat that
+    token held *when the frame was sent* may see (a spectator's share if none). Seats
+    change hands (leave, replace, reclaim, a newcomer between games), so the seat is
+    read per frame, from the frame's version (frames with none, such as an ack, are
+    taken at the last version the connection saw).
+    """
+    holders = _holders(row, entries, token_hash)
+    histories: dict[int | None, tuple[dict[int, Hidden], set[str]]] = {}
+    problems: list[str] = []
+    seen = 0
+    for frame, raw in frames:
+        version = frame.get("version")
+        if isinstance(version, int) and version in holders:
+            seen = max(seen, version)
+        seat = holders[version if isinstance(version, int) and version in holders else seen]
+        if seat not in histories:
+            histories[seat] = hidden_history(row, entries, seat)
+        history, seeds = histories[seat]
+        problems += [
+            f"(seat {seat}) {p}" for p in frame_leaks(frame, history, seeds=seeds, raw=raw)
+        ]
+    return problems
+
+
+def _holders(
+    row: TableRow, entries: Iterable[LogEntry], token_hash: str | None
+) -> dict[int, int | None]:
+    """The seat ``token_hash`` held after each version (0: before any entry)."""
+    table = Table(row)
+    holders: dict[int, int | None] = {0: None}
+    for entry in entries:
+        table.apply(entry)
+        holders[entry.version] = table.seat_of(token_hash)
+    return holders
 
 
 def frame_leaks(
@@ -152,6 +181,8 @@ def frame_leaks(
         _check(problems, rest, now.after, f"update {version} view")
     elif kind == "sync":
         for item in frame.get("entries", []):
+            if item.get("game", 0) <= now.finished:
+                continue  # sent once its game was over: nothing in it is hidden (R36)
             _check(problems, item, history[item["version"]].during, f"sync entry {item['version']}")
         rest = {k: v for k, v in frame.items() if k != "entries"}
         _check(problems, rest, now.after, f"sync {version} view")
