@@ -35,10 +35,17 @@ from sequence_stacks.engine import (
     resample,
     validate_state,
 )
-from sequence_stacks.engine.events import BlockAnswered, CardsDrawn
+from sequence_stacks.engine.events import (
+    BlockAnswered,
+    CardPlayed,
+    CardsDrawn,
+    TurnEnded,
+    TurnStarted,
+)
 
 from .strategies import (
     Game,
+    Step,
     assert_conserved,
     assert_legal_lists,
     can_vary,
@@ -78,6 +85,27 @@ def assert_result_consistent(state: State) -> None:
         else:
             assert result.reason == "max_turns"
             assert state.turn_count == settings.max_turns
+
+
+def assert_stalemate_timing(steps: list[Step]) -> None:
+    """R33, N7 from the events: a stalemate ends exactly the turn that completes a run of
+    consecutive turns covering every seat, each begun with nothing to draw (after its
+    refill) and with no card played to a pile; a turn with a play ends any run."""
+    first = steps[0].before
+    seats = set(range(first.player_count))
+    run: set[int] = set()
+    counts = not first.draw and not first.pool
+    for step in steps:
+        result = step.after.result
+        stalemate = result is not None and result.reason == "stalemate"
+        for event in step.events:
+            if isinstance(event, CardPlayed):
+                counts = False
+            elif isinstance(event, TurnEnded):
+                run = run | {event.seat} if counts else set()
+                assert stalemate == (run == seats), (event, sorted(run))
+            elif isinstance(event, TurnStarted):
+                counts = not step.after.draw and not step.after.pool
 
 
 # --- what must hold over one random game ---------------------------------------------
@@ -123,6 +151,7 @@ def check_end_and_replay(game: Game) -> None:
     assert steps, "a game needs at least one action to end"
     final = steps[-1].after
     assert_result_consistent(final)
+    assert_stalemate_timing(steps)
     record = GameRecord(
         settings=game.settings,
         seed=game.seed,

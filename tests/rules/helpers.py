@@ -115,7 +115,9 @@ def rig(
     ``draw`` is listed bottom to top (the last card is drawn first); cards not named go
     under it (``rest="draw"``), into the pool, or into the special pile (``"special"``:
     out of play for good). Seats missing from ``hands`` get ``hand_size`` coloured filler
-    cards. ``piles`` maps a slot (blue slots first) to its cards, bottom first.
+    cards. ``piles`` maps a slot (blue slots first) to its cards, bottom first. With
+    nothing left to draw, ``current`` is marked towards a stalemate, as at the start of a
+    turn (N7).
     """
     settings = settings or Settings()
     if rest not in _REST_ZONES:
@@ -152,6 +154,8 @@ def rig(
     state.pending_skips = pending_skips
     state.turn_count = turn_count
     state.shuffle_count = 1
+    if not state.draw and not state.pool:  # as the turn's start would (R33, N7)
+        state.stall_mask = 1 << state.current
     validate_state(state)
     return state
 

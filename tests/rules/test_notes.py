@@ -155,14 +155,32 @@ def test_n7_skipped_seats_are_not_marked_in_a_stalemate_round() -> None:
     state = rig(starved, hands=hands, rest="special")
     state = run(state, (0, "SKIP"), (0, "discard R3"))
     assert state.current == 2
-    assert state.stall_mask == 0b001
+    assert state.stall_mask == 0b101  # seat 1 was skipped; seat 2's turn has begun
     state = run(state, (2, "discard R1"))
     assert state.stall_mask == 0b101
     state = run(state, (0, "discard R4"))
     assert not state.is_over
+    assert state.stall_mask == 0b111  # seat 1's turn has begun: a play would still save it
     state = run(state, (1, "discard B3"))
     assert state.result is not None
     assert state.result.reason == "stalemate"
+
+
+def test_n7_a_seat_is_marked_from_the_start_of_its_turn_until_it_plays_to_a_pile() -> None:
+    hands = {0: ["R3"], 1: ["B1", "B3", "SKIP"], 2: ["R1", "R2"]}
+    state = rig(Settings(player_count=3), hands=hands, rest="special")
+    assert state.stall_mask == 0b001
+    state = run(state, (0, "discard R3"))
+    assert state.stall_mask == 0b011
+    state = run(state, (1, "SKIP"))  # an action card is not a card played to a pile
+    assert state.stall_mask == 0b011
+    state = run(state, (1, "B1>new"))
+    assert state.stall_mask == 0  # the play unmarks everyone, the player included
+    state = run(state, (1, "discard B3"))
+    assert state.current == 0
+    assert state.stall_mask == 0b001  # seat 2 was skipped: it had no turn, no mark
+    state = run(state, (0, "end"))
+    assert state.stall_mask == 0b011
 
 
 def test_n7_a_turn_ending_with_cards_to_draw_clears_the_marks() -> None:

@@ -115,9 +115,18 @@ def test_r32_a_blocked_completion_gives_no_win() -> None:
 # --- R33 stalemate and the turn limit ---------------------------------------------------
 
 
-def _starved(hands: dict[int, list[str]]) -> State:
-    """Three players, nothing left to draw: draw pile and pool are empty."""
-    return rig(Settings(player_count=3), hands=hands, rest="special")
+def _starved(
+    hands: dict[int, list[str]],
+    *,
+    players: int = 3,
+    piles: dict[int, list[str]] | None = None,
+) -> State:
+    """Nothing left to draw: draw pile and pool are empty (three players unless told)."""
+    return rig(Settings(player_count=players), hands=hands, piles=piles, rest="special")
+
+
+def _stalemated(state: State) -> bool:
+    return state.result is not None and state.result.reason == "stalemate"
 
 
 def test_r33_a_round_without_a_card_played_and_nothing_to_draw_is_a_stalemate() -> None:
@@ -133,22 +142,86 @@ def test_r33_a_round_without_a_card_played_and_nothing_to_draw_is_a_stalemate() 
 def test_r33_a_card_played_to_a_pile_restarts_the_round() -> None:
     state = _starved({0: ["R3", "R4"], 1: ["B1", "B3", "B4"], 2: ["R1", "R2"]})
     state = run(state, (0, "discard R3"), (1, "B1>new"), (1, "discard B3"), (2, "discard R1"))
-    assert not state.is_over
     state = run(state, (0, "discard R4"))
-    assert state.is_over
-    assert state.result is not None
-    assert state.result.reason == "stalemate"
+    assert not state.is_over  # seat 1's turn had a play: the round began after it
+    state = run(state, (1, "discard B4"))
+    assert _stalemated(state)
+
+
+def test_r33_the_turn_with_a_play_belongs_to_a_round_with_a_play() -> None:
+    """#12.11: seat 0 plays R4 and discards, seats 1 and 2 discard: no stalemate yet."""
+    hands = {0: ["R4", "B3", "B4"], 1: ["B3", "B4"], 2: ["R1", "R2"]}
+    state = _starved(hands, piles={2: ["R1", "R2", "R3"]})
+    state = run(state, (0, "R4>1"), (0, "discard B3"), (1, "discard B3"), (2, "discard R1"))
+    assert not state.is_over
+    assert state.stall_mask == 0b111  # seat 0 is marked as its play-free turn starts
+    state, events = act(state, 0, "discard B4")
+    assert state.result == Result("stalemate", None, (0.0, 0.0, 0.0))
+    assert GameEnded("stalemate", None, (0.0, 0.0, 0.0)) in events
+
+
+def test_r33_two_players_the_round_after_a_play_needs_both_turns() -> None:
+    """2 players; seat 0 ends its next turn with an empty hand and nothing to draw (R19)."""
+    state = _starved({0: ["R4", "B3"], 1: ["B3", "B4"]}, players=2, piles={2: ["R1", "R2", "R3"]})
+    state = run(state, (0, "R4>1"), (0, "discard B3"), (1, "discard B3"))
+    assert not state.is_over
+    assert state.hands[0] == []
+    state = run(state, (0, "end"))
+    assert _stalemated(state)
+
+
+def test_r33_after_a_reverse_the_player_who_played_to_a_pile_still_needs_a_turn() -> None:
+    """R27: seat 0 plays R4 and a Reverse; seats 2 and 1 follow, then seat 0 again."""
+    hands = {0: ["R4", "REV", "B3", "B4"], 1: ["B3", "B4"], 2: ["R1", "R2"]}
+    state = _starved(hands, piles={2: ["R1", "R2", "R3"]})
+    state = run(state, (0, "R4>1"), (0, "REV"), (0, "discard B3"))
+    assert state.current == 2
+    state = run(state, (2, "discard R1"), (1, "discard B3"))
+    assert not state.is_over
+    state = run(state, (0, "discard B4"))
+    assert _stalemated(state)
+
+
+def test_r33_a_skipped_player_has_no_turn_so_the_round_waits_for_it() -> None:
+    """R26: the round after seat 0's play is seat 2, seat 0, then seat 1 (skipped once)."""
+    hands = {0: ["R4", "SKIP", "B3", "B4"], 1: ["B3", "B4"], 2: ["R1", "R2"]}
+    state = _starved(hands, piles={2: ["R1", "R2", "R3"]})
+    state = run(state, (0, "R4>1"), (0, "SKIP"), (0, "discard B3"))
+    assert state.current == 2
+    state = run(state, (2, "discard R1"), (0, "discard B4"))
+    assert not state.is_over
+    state = run(state, (1, "discard B3"))
+    assert _stalemated(state)
+
+
+def test_r33_a_completion_whose_pool_is_drawn_back_is_still_a_play() -> None:
+    """R29, R18: seat 1 blocks seat 0's pile, which goes to the pool; seat 0's emptied hand
+    draws the whole pool back, so the draw pile and pool are empty again at the turn's end,
+    but the turn had a play and the blocker had no turn."""
+    hands = {0: ["B5"], 1: ["BLOCK", "R1", "R2"], 2: ["R3", "R4"]}
+    state = _starved(hands, piles={0: _FULL_BLUE})
+    state = run(state, (0, "B5>1"), (1, "block"), (2, "pass"))
+    assert len(state.hands[0]) == 5
+    assert not state.draw
+    assert not state.pool
+    assert state.stall_mask == 0
+    state = run(state, (0, f"discard {kinds(state.hands[0])[0]}"))
+    state = run(state, (1, "discard R1"), (2, "discard R3"))
+    assert not state.is_over
+    state = run(state, (0, f"discard {kinds(state.hands[0])[0]}"))
+    assert _stalemated(state)
 
 
 def test_r33_no_stalemate_while_the_draw_pile_has_cards() -> None:
     state = rig(
         Settings(player_count=3),
-        hands={0: ["R3", "R4"], 1: ["B3", "B4", "B5", "BW", "B2"], 2: ["R1"] * 5},
-        draw=["RW"],
+        hands={0: ["R3", "R4", "B3", "B4", "B5"], 1: ["B3", "B4", "B5", "BW", "B2"], 2: ["R1"] * 5},
+        draw=["RW", "RW"],
         rest="special",
     )
     state = run(state, (0, "discard R3"), (1, "discard B3"), (2, "discard R1"))
     assert not state.is_over
+    assert len(state.draw) == 1  # seat 0 drew one of the two
     assert state.stall_mask == 0
 
 

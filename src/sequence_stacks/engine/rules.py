@@ -256,7 +256,7 @@ def _play_coloured(state: State, seat: int, action: Action, ev: Events) -> None:
         slot = colour * per_colour + action.pile
     pile = state.piles[slot]
     pile.append(card)
-    state.stall_mask = 0
+    state.stall_mask = 0  # R33, N7: a card played to a pile restarts the round
     if ev is not None:
         ev.append(
             CardPlayed(
@@ -402,14 +402,12 @@ def _end_turn(state: State, seat: int, ev: Events, *, discarded: bool) -> None:
     if ev is not None:
         ev.append(TurnEnded(seat, discarded))
     count = state.player_count
-    # R33: a whole round with draw pile and pool empty and no card played to a pile.
+    # R33, N7: every seat has had a turn with nothing to draw and no card played to a pile.
     if state.draw or state.pool:
         state.stall_mask = 0
-    else:
-        state.stall_mask |= 1 << seat
-        if state.stall_mask == (1 << count) - 1:
-            _end_game(state, "stalemate", None, ev)
-            return
+    elif state.stall_mask == (1 << count) - 1:
+        _end_game(state, "stalemate", None, ev)
+        return
     if state.turn_count >= state.settings.max_turns:
         _end_game(state, "max_turns", None, ev)
         return
@@ -424,7 +422,11 @@ def _end_turn(state: State, seat: int, ev: Events, *, discarded: bool) -> None:
 
 
 def _start_turn(state: State, seat: int, ev: Events) -> None:
-    """R13: refill to the hand size (or, without refills, draw on an empty hand)."""
+    """R13: refill to the hand size (or, without refills, draw on an empty hand).
+
+    With nothing left to draw the seat is then marked towards a stalemate (R33, N7); a
+    card played to a sequence pile this turn clears the mark with all the others.
+    """
     state.current = seat
     state.turn_count += 1
     state.turn_actions = 0
@@ -437,6 +439,8 @@ def _start_turn(state: State, seat: int, ev: Events) -> None:
             _draw(state, seat, missing, "refill", ev)
     elif missing == hand_size:
         _draw(state, seat, hand_size, "empty-hand", ev)
+    if not state.draw and not state.pool:  # N7: marked until a card is played to a pile
+        state.stall_mask |= 1 << seat
 
 
 def _draw(state: State, seat: int, count: int, reason: str, ev: Events) -> None:
