@@ -189,6 +189,8 @@ def test_serve_subcommand_parses_its_options() -> None:
         5.0,
     )
     assert callable(args.run)
+    origins = ["serve", "--allowed-origin", "https://a.example", "--allowed-origin", "http://b:1"]
+    assert parser.parse_args(origins).allowed_origins == ["https://a.example", "http://b:1"]
 
 
 # --- the direct write path (one transport write per batch of frames) ------------------

@@ -35,6 +35,16 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="seconds before a disconnected player's seat goes to a bot",
     )
     parser.add_argument("--bot-delay", help="bot think time range in seconds, as low,high")
+    parser.add_argument(
+        "--allowed-origin",
+        dest="allowed_origins",
+        action="append",
+        metavar="ORIGIN",
+        help=(
+            "another web origin (scheme://host[:port]) whose pages may create tables, "
+            "take seats and open table sockets; repeatable (default: the server's own only)"
+        ),
+    )
     parser.add_argument("--log-level", default="warning", help="uvicorn log level")
     parser.set_defaults(run=run_serve)
     return parser
@@ -54,6 +64,9 @@ def run_serve(args: argparse.Namespace) -> int:
     if bot_delay:
         low, _, high = str(bot_delay).partition(",")
         overrides["bot_delay"] = (float(low), float(high or low))
+    origins = getattr(args, "allowed_origins", None)
+    if origins:
+        overrides["allowed_origins"] = tuple(origins)
     if ENV_PREFIX + "FREEZE_HEAP" not in os.environ:
         overrides["freeze_heap"] = True  # the long-running server: see ServerSettings
     settings = ServerSettings.from_env(None, **overrides)
