@@ -12,8 +12,9 @@ import pytest
 from starlette.testclient import TestClient
 
 from sequence_stacks.engine import CARD_KIND, Action, ActionType, Kind, Settings, View, new_game
-from sequence_stacks.server import MemoryStorage, TableService, create_app
-from sequence_stacks.server.service import _Runtime
+from sequence_stacks.server import MemoryStorage, ServerSettings, create_app
+from sequence_stacks.server.entries import SeatKind
+from sequence_stacks.server.scheduler import BotMove, Schedule, Thinker, TimedOut
 from sequence_stacks.server.storage import TableRow
 from sequence_stacks.server.table import Table
 
@@ -81,7 +82,7 @@ def _window_table(block_in_hand: bool) -> Table:
     """A 3-seat table whose seat 1 is a bot, in a Block window asking seats 1 and 2."""
     row = TableRow("t", 0.0, "public", Settings(player_count=3).to_dict())
     table = Table(row)
-    table.seats[1].kind = "bot"
+    table.seats[1].kind = SeatKind.BOT
     state = new_game(table.settings, 5)
     hand = state.hands[1]
     blocks = [c for c in state.draw if CARD_KIND[c] == Kind.BLOCK]
@@ -102,6 +103,10 @@ def _window_table(block_in_hand: bool) -> Table:
     return table
 
 
+def _schedule(settings: ServerSettings) -> Schedule:
+    return Schedule(settings, clock=lambda: 100.0, rng=random.Random(11), thinker=Thinker())
+
+
 def test_bot_block_answer_timing_does_not_depend_on_its_hand() -> None:
     """R36: the delay is drawn the same way whether or not the bot holds a Block."""
     delays = []
@@ -109,10 +114,10 @@ def test_bot_block_answer_timing_does_not_depend_on_its_hand() -> None:
         table = _window_table(block_in_hand)
         assert block_in_hand == any(CARD_KIND[c] == Kind.BLOCK for c in table.state.hands[1])  # type: ignore[union-attr]
         settings = dataclasses.replace(FAST, bot_block_delay=(0.5, 3.0))
-        service = TableService(MemoryStorage(), settings, rng=random.Random(11))
-        runtime = _Runtime(table, window_opened_at=100.0)
-        plans = [service._window_plan(runtime, 1) for _ in range(20)]
-        assert all(plan.kind == "bot" for plan in plans)
+        schedule = _schedule(settings)
+        schedule.window_opened_at = 100.0
+        plans = [schedule.window_plan(table, 1) for _ in range(20)]
+        assert all(isinstance(plan, BotMove) for plan in plans)
         delays.append([plan.due for plan in plans])
     assert delays[0] == delays[1]
     assert len(set(delays[0])) == 20
@@ -124,8 +129,8 @@ def test_a_bot_chooses_its_block_answer_as_the_window_opens_off_the_event_loop()
     answer is chosen on the thinking thread when the window opens, from the view of that
     moment, and sent at the drawn due time whatever the thinking took."""
     table = _window_table(True)
-    service = TableService(MemoryStorage(), FAST, rng=random.Random(11))
-    runtime = _Runtime(table, window_opened_at=100.0)
+    schedule = _schedule(FAST)
+    schedule.window_opened_at = 100.0
     seen: list[tuple[str, str, bool]] = []
 
     class Recorder:
@@ -136,9 +141,9 @@ def test_a_bot_chooses_its_block_answer_as_the_window_opens_off_the_event_loop()
             seen.append((threading.current_thread().name, view.phase, holds))
             return Action(ActionType.PASS)
 
-    runtime.bots[1] = Recorder()
-    plan = service._window_plan(runtime, 1)
-    assert plan.kind == "bot"
+    schedule.bots[1] = Recorder()
+    plan = schedule.window_plan(table, 1)
+    assert isinstance(plan, BotMove)
     assert plan.answer is not None
     assert plan.answer.result(timeout=10) == Action(ActionType.PASS)
     assert len(seen) == 1
@@ -146,9 +151,9 @@ def test_a_bot_chooses_its_block_answer_as_the_window_opens_off_the_event_loop()
     assert thread.startswith("bot-thinker")
     assert thread != threading.current_thread().name
     assert (phase, holds) == ("block_window", True)
-    timeout_plan = service._window_plan(runtime, 2)  # a person's seat: no thinking
-    assert timeout_plan.kind == "timeout"
-    assert timeout_plan.answer is None
+    timeout_plan = schedule.window_plan(table, 2)  # a person's seat: no thinking
+    assert isinstance(timeout_plan, TimedOut)
+    assert timeout_plan.due == 100.0 + FAST.block_timeout
     assert len(seen) == 1
 
 
@@ -158,9 +163,8 @@ def test_a_bot_chooses_its_turn_off_the_event_loop() -> None:
     table = _window_table(True)
     assert table.state is not None
     table.state.phase = 0  # seat 0's turn, no window
-    table.seats[0].kind = "bot"
-    service = TableService(MemoryStorage(), FAST, rng=random.Random(11))
-    runtime = _Runtime(table)
+    table.seats[0].kind = SeatKind.BOT
+    schedule = _schedule(FAST)
     threads: list[str] = []
 
     class Recorder:
@@ -170,11 +174,11 @@ def test_a_bot_chooses_its_turn_off_the_event_loop() -> None:
             threads.append(threading.current_thread().name)
             return Action(ActionType.PASS)
 
-    runtime.bots[0] = Recorder()
+    schedule.bots[0] = Recorder()
 
     async def body() -> Action:
         loop_thread = threading.current_thread().name
-        action = await service._bot_choice(runtime, 0)
+        action = await asyncio.wrap_future(schedule.think(table, 0))
         assert threads
         assert threads[0] != loop_thread
         return action

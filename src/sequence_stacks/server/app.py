@@ -60,6 +60,9 @@ CONTENT_SECURITY_POLICY: Final = "; ".join(
         "base-uri 'none'",
         "form-action 'self'",
         "frame-ancestors 'none'",
+        # The browser itself refuses any string handed to the HTML parser or to eval.
+        "require-trusted-types-for 'script'",
+        "trusted-types 'none'",
     )
 )
 _ALWAYS_HEADERS: Final = (
@@ -133,6 +136,7 @@ def _service(request: Request | WebSocket) -> TableService:
 
 
 def _error(refusal: Refusal) -> JSONResponse:
+    """A refusal as a JSON response with its HTTP status."""
     status = _STATUS.get(refusal.code, 400)
     body = {"code": refusal.code, "reason": refusal.reason, "rule": refusal.rule_id}
     headers = dict(_SECURITY_HEADERS)

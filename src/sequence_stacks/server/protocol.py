@@ -8,13 +8,18 @@ reach it (R34-R36). See docs/protocol.md.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from sequence_stacks.engine import (
+    Action,
+    GameRecord,
+    Replay,
     Result,
+    Settings,
     View,
     action_space,
     describe_event,
@@ -23,17 +28,25 @@ from sequence_stacks.engine import (
     observe,
 )
 
-from .table import ANSWERS, Entry, Refusal, Table
+from .entries import Op
+from .scheduler import Timer
+from .table import ANSWERS, CATCH_UP_LIMIT, LOG_LIMIT, Entry, Refusal, Table
 
 __all__ = [
     "CLIENT_TYPES",
     "COMMAND_TYPES",
+    "ack_frame",
     "decode",
     "dumps",
     "entry_dict",
     "loads",
     "lobby_dict",
+    "presence_frame",
     "refused_frame",
+    "replay_frame",
+    "sync_frame",
+    "timer_dict",
+    "update_frame",
     "view_dict",
 ]
 
@@ -186,7 +199,7 @@ def entry_dict(entry: Entry, viewer: int | None, *, full: bool = False) -> dict[
         events.append(data)
     return {
         "version": entry.version,
-        "op": entry.op,
+        "op": entry.op.value,
         "seat": entry.seat,
         "game": entry.game,
         "action": notation,
@@ -205,3 +218,114 @@ def dumps(frame: Mapping[str, Any]) -> str:
     reaching a client.
     """
     return _ENCODER.encode(frame)
+
+
+def ack_frame(client_id: str, version: int, *, duplicate: bool = False) -> dict[str, Any]:
+    """The frame telling the sender its command was committed as ``version``."""
+    frame: dict[str, Any] = {"type": "ack", "id": client_id, "version": version}
+    if duplicate:
+        frame["duplicate"] = True
+    return frame
+
+
+def presence_frame(connected: Sequence[bool]) -> dict[str, Any]:
+    """Which seats have a connection now."""
+    return {"type": "presence", "connected": list(connected)}
+
+
+def timer_dict(timer: Timer | None) -> dict[str, Any] | None:
+    """A countdown as clients get it (docs/protocol.md), or None."""
+    if timer is None:
+        return None
+    return {
+        "kind": timer.kind.value,
+        "seats": list(timer.seats),
+        "remaining_ms": timer.remaining_ms,
+    }
+
+
+def sync_frame(
+    table: Table,
+    seat: int | None,
+    *,
+    connected: Sequence[bool],
+    last_version: int | None,
+    token_rejected: bool,
+    timer: Timer | None,
+    bots: Sequence[str],
+) -> dict[str, Any]:
+    """Everything a connection needs to draw the table: the entries it missed since
+    ``last_version`` when they are still kept, else the current game's log (``reset``)."""
+    history = table.history
+    missed = None
+    if last_version is not None and 0 <= last_version <= table.version:
+        count = table.version - last_version
+        if count <= min(CATCH_UP_LIMIT, len(history)):
+            missed = history[len(history) - count :] if count else []
+    reset = missed is None
+    if missed is None:
+        game = table.game_no
+        missed = [entry for entry in history if entry.game == game][-LOG_LIMIT:]
+    return {
+        "type": "sync",
+        "version": table.version,
+        "you": seat,
+        "token_rejected": token_rejected,
+        "table": lobby_dict(table, connected),
+        "view": view_dict(table, seat),
+        "actions": action_table(table, seat) if table.state is not None else None,
+        "bots": list(bots),
+        "reset": reset,
+        "entries": [entry_dict(entry, seat) for entry in missed],
+        "timer": timer_dict(timer),
+    }
+
+
+def update_frame(
+    table: Table,
+    entry: Entry,
+    seat: int | None,
+    *,
+    lobby: Mapping[str, Any],
+    timer: Mapping[str, Any] | None,
+) -> dict[str, Any]:
+    """One entry as ``seat`` hears of it, with the table, the view and the countdown
+    after it (and the action table when a game starts)."""
+    frame = {
+        "type": "update",
+        **entry_dict(entry, seat),
+        "table": lobby,
+        "view": view_dict(table, seat),
+        "timer": timer,
+    }
+    if entry.op == Op.START:
+        frame["actions"] = action_table(table, seat)
+    return frame
+
+
+def replay_frame(
+    record: GameRecord, settings: Settings, step: int, seat: int | None, *, over: bool
+) -> dict[str, Any]:
+    """The position after the game's first ``step`` actions, with the entry of the
+    last of them: as ``seat`` saw it while the game runs, everything once it is over."""
+    replay = Replay(record)
+    events = list(replay.start_events)
+    last_seat: int | None = None
+    last_action: Action | None = None
+    # Exactly ``step`` actions: the position after them, the entry of the last one.
+    for _, actor, action, step_events in itertools.islice(replay, step):
+        events, last_seat, last_action = step_events, actor, action
+    state = replay.state
+    viewer = None if over else seat
+    entry = Entry(0, Op.ACT if step else Op.START, last_seat, 0, last_action, tuple(events))
+    return {
+        "step": step,
+        "steps": len(record.actions),
+        "over": over,
+        "you": seat,
+        "settings": settings.to_dict(),
+        "view": observe(state, viewer).to_dict(),
+        # The full view only once the game is over (R36 protects a running game).
+        "entry": entry_dict(entry, viewer, full=over),
+        "hands": [list(hand) for hand in state.hands] if over else None,
+    }

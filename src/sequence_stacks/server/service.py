@@ -1,10 +1,14 @@
 """The table service: the one place that changes tables.
 
-Per table, an ``asyncio.Lock`` serialises every change; each change is prepared
-(validated), committed to storage, applied, acknowledged, then broadcast, in that order.
-A runner task per table plays bots, answers Block windows that time out (a pass, R29),
-finishes the turns of players who ran out of time, and hands absent players' seats to
-bots after the grace period.
+Every change of a table goes through one pipeline, under the table's ``asyncio.Lock``:
+it is **prepared** (validated by the table and the engine; a refusal changes nothing
+and is answered to the sender alone), **applied** to the table in memory, **committed**
+to storage (awaited: the storage's writer thread commits it), then **acknowledged** to
+its sender and **broadcast** to every connection, each frame rendered for the seat
+that connection's token holds *now*. If the commit fails the table is reloaded from
+storage, so memory never runs ahead of the database. A person's command, an HTTP
+request (a seat taken) and a plan of the table's :class:`~.scheduler.Schedule` falling
+due (a bot's move, a time-out, a grace period over) all take this path.
 """
 
 from __future__ import annotations
@@ -14,47 +18,48 @@ import concurrent.futures
 import contextlib
 import dataclasses
 import hashlib
-import itertools
 import logging
-import math
 import random
 import secrets
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, assert_never
 
-from sequence_stacks.bots import BOT_NAMES, Bot, make_bot
-from sequence_stacks.engine import (
-    Action,
-    ActionType,
-    EngineError,
-    GameRecord,
-    Replay,
-    Settings,
-    SettingsError,
-    View,
-    legal_actions,
-    observe,
-)
+from sequence_stacks.bots import BOT_NAMES
+from sequence_stacks.engine import Action, ActionType, Settings, SettingsError
 
 from .config import ServerSettings
-from .protocol import action_table, dumps, entry_dict, lobby_dict, refused_frame, view_dict
+from .entries import (
+    LogPayload,
+    Op,
+    SeatKind,
+    TableStatus,
+    encode,
+)
+from .protocol import (
+    ack_frame,
+    dumps,
+    lobby_dict,
+    presence_frame,
+    refused_frame,
+    replay_frame,
+    sync_frame,
+    timer_dict,
+    update_frame,
+)
+from .scheduler import BLOCK_WINDOW, BotMove, GraceOver, Plan, Schedule, Thinker, TimedOut
 from .storage import ListingCursor, LogEntry, Storage, TableRow
-from .table import BOT, HUMAN, Entry, Refusal, Table
+from .table import Entry, Refusal, Table
 
 __all__ = ["Subscriber", "TableService", "hash_token"]
 
 log = logging.getLogger("sequence_stacks.server")
 
 AUTOPILOT_LIMIT: Final = 100
-CATCH_UP_LIMIT: Final = 1000
-LOG_LIMIT: Final = 400
 VISIBILITIES: Final = ("public", "unlisted")
-# Entries after which a seat may be held by another token (or by none).
-_SEATING: Final = frozenset({"sit", "leave", "replace", "reclaim", "start"})
-# Commands whose payload's "seat" is not the sender's: the sender is stored as "by".
-_NAMES_OTHER_SEAT: Final = frozenset({"add_bot", "remove_bot", "start"})
 LISTING_PAGE: Final = 50
+# Entries after which a seat may be held by another token (or by none).
+_SEATING: Final = frozenset({Op.SIT, Op.LEAVE, Op.REPLACE, Op.RECLAIM, Op.START})
 
 
 class Subscriber(Protocol):
@@ -83,36 +88,18 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-@dataclasses.dataclass(slots=True)
-class _Plan:
-    """An automatic action the runner will take at ``due`` (clock seconds)."""
-
-    due: float
-    seat: int
-    kind: str  # "bot", "timeout" or "replace"
-    # A bot's Block-window answer, chosen from its view as the window opens, on the
-    # service's thinking thread: how long the bot thinks may depend on its hand (a
-    # search runs only when it holds a Block), when its answer is sent may not (R36).
-    answer: concurrent.futures.Future[Action] | None = None
-
-
 @dataclasses.dataclass(eq=False, slots=True)
 class _Runtime:
+    """One loaded table: its state, its lock, its connections and its schedule."""
+
     table: Table
+    schedule: Schedule
     lock: asyncio.Lock = dataclasses.field(default_factory=asyncio.Lock)
-    wake: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
     subscribers: set[Subscriber] = dataclasses.field(default_factory=set)
-    plans: dict[tuple[object, ...], _Plan] = dataclasses.field(default_factory=dict)
-    absent_since: dict[int, float] = dataclasses.field(default_factory=dict)
-    bots: dict[int, Bot] = dataclasses.field(default_factory=dict)
-    window_opened_at: float = 0.0
-    # When the runner sleeps until its next plan is due, that time; else -inf. A
-    # replan wakes it only if something is now due sooner (most replans, one per
-    # action, only push the next plan later).
-    sleeping_until: float = -math.inf
     task: asyncio.Task[None] | None = None
 
     def connected(self) -> list[bool]:
+        """Per seat, whether a connection holds it now."""
         seats = {sub.seat for sub in self.subscribers}
         return [index in seats for index in range(len(self.table.seats))]
 
@@ -135,13 +122,13 @@ class TableService:
         self._runtimes: dict[str, _Runtime] = {}
         self._loading = asyncio.Lock()
         self._closed = False
-        self._thinker: concurrent.futures.ThreadPoolExecutor | None = None
+        self._thinker = Thinker()
 
     # --- life cycle -----------------------------------------------------------------
 
     async def start(self) -> None:
         """Rebuild every table with an unfinished game and restart its runner."""
-        for row in self.storage.tables(status="playing"):
+        for row in self.storage.tables(status=TableStatus.PLAYING):
             await self._runtime(row.table_id)
 
     async def close(self) -> None:
@@ -153,8 +140,7 @@ class TableService:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        if self._thinker is not None:
-            self._thinker.shutdown(wait=False, cancel_futures=True)
+        self._thinker.close()
 
     async def _runtime(self, table_id: str) -> _Runtime:
         runtime = self._runtimes.get(table_id)
@@ -167,19 +153,27 @@ class TableService:
             row = self.storage.table(table_id)
             if row is None:
                 raise Refusal("not_found", f"there is no table {table_id!r}")
-            runtime = _Runtime(Table.rebuild(row, self.storage.entries(table_id)))
-            now = self.clock()
-            for index, seat in enumerate(runtime.table.seats):
-                if seat.kind == HUMAN:
-                    runtime.absent_since[index] = now
-            # Loaded (a restart): like the turn timer and the grace period, a Block
-            # window still open gets a fresh full time from now, since its players
-            # must reconnect first (docs/server.md, Restarts).
-            runtime.window_opened_at = now
+            runtime = self._load(row)
             self._runtimes[table_id] = runtime
-            self._replan(runtime)
-            runtime.task = asyncio.create_task(self._run(runtime), name=f"table-{table_id}")
+            runtime.task = asyncio.create_task(
+                runtime.schedule.run(runtime.lock, self._firer(runtime), lambda: self._closed),
+                name=f"table-{table_id}",
+            )
             return runtime
+
+    def _load(self, row: TableRow) -> _Runtime:
+        """Rebuild a table from its log, with a schedule as after a restart: every
+        person away since now, and a Block window still open given a fresh full time
+        (its players must reconnect first: docs/server.md, Restarts)."""
+        schedule = Schedule(self.settings, clock=self.clock, rng=self.rng, thinker=self._thinker)
+        runtime = _Runtime(Table.rebuild(row, self.storage.entries(row.table_id)), schedule)
+        now = self.clock()
+        for index, seat in enumerate(runtime.table.seats):
+            if seat.kind == SeatKind.HUMAN:
+                schedule.absent_since[index] = now
+        schedule.window_opened_at = now
+        schedule.replan(runtime.table)
+        return runtime
 
     # --- lobby (HTTP) ----------------------------------------------------------------
 
@@ -192,6 +186,7 @@ class TableService:
         except (SettingsError, TypeError) as error:
             raise Refusal("bad_request", str(error)) from None
         table_id = secrets.token_urlsafe(9)
+        empty = {"kind": SeatKind.EMPTY.value}
         await asyncio.to_thread(
             self.storage.create_table,
             TableRow(
@@ -199,7 +194,7 @@ class TableService:
                 created_at=time.time(),
                 visibility=visibility,
                 settings=settings.to_dict(),
-                summary={"seats": [{"kind": "empty"}] * settings.player_count, "game": 0},
+                summary={"seats": [empty] * settings.player_count, "game": 0},
             ),
         )
         return table_id
@@ -241,7 +236,7 @@ class TableService:
         async with runtime.lock:
             payload = runtime.table.prepare_sit(name, seat, hash_token(token))
             await self._commit(runtime, payload)
-        return int(payload["seat"]), token
+        return payload.seat, token
 
     # --- connections ---------------------------------------------------------------
 
@@ -253,7 +248,7 @@ class TableService:
         async with runtime.lock:
             table = runtime.table
             token_hash = hash_token(token) if token else None
-            seat = table.seat_of(token_hash) if token_hash else None
+            seat = table.seat_of(token_hash)
             if seat is None and token_hash is not None:
                 # Back after a bot took the seat over (not after leaving): reclaim it.
                 claim = table.claim_of(token_hash)
@@ -265,9 +260,9 @@ class TableService:
             subscriber.seat = seat
             runtime.subscribers.add(subscriber)
             if seat is not None:
-                runtime.absent_since.pop(seat, None)
-            self._replan(runtime)
-            subscriber.send(self._sync_frame(runtime, seat, last_version, bool(token)))
+                runtime.schedule.absent_since.pop(seat, None)
+            runtime.schedule.replan(table)
+            subscriber.send(self._sync(runtime, seat, last_version, rejected=bool(token)))
             self._presence(runtime)
 
     async def sync(self, table_id: str, subscriber: Subscriber, last_version: int | None) -> None:
@@ -275,7 +270,7 @@ class TableService:
         runtime = await self._runtime(table_id)
         async with runtime.lock:
             seat = runtime.table.seat_of(subscriber.token_hash)
-            subscriber.send(self._sync_frame(runtime, seat, last_version, False))
+            subscriber.send(self._sync(runtime, seat, last_version, rejected=False))
 
     async def leave(self, table_id: str, subscriber: Subscriber) -> None:
         """Forget a closed connection; its seat's grace period starts if it was the last."""
@@ -284,7 +279,7 @@ class TableService:
             return
         async with runtime.lock:
             self._forget(runtime, subscriber)
-            self._replan(runtime)
+            runtime.schedule.replan(runtime.table)
             self._presence(runtime)
 
     def _forget(self, runtime: _Runtime, subscriber: Subscriber) -> None:
@@ -293,38 +288,23 @@ class TableService:
         runtime.subscribers.discard(subscriber)
         seat = subscriber.seat
         if seat is not None and not runtime.connected()[seat]:
-            runtime.absent_since[seat] = self.clock()
+            runtime.schedule.absent_since[seat] = self.clock()
 
-    def _sync_frame(
-        self, runtime: _Runtime, seat: int | None, last_version: int | None, had_token: bool
+    def _sync(
+        self, runtime: _Runtime, seat: int | None, last_version: int | None, *, rejected: bool
     ) -> dict[str, Any]:
-        table = runtime.table
-        history = table.history
-        missed = None
-        if last_version is not None and 0 <= last_version <= table.version:
-            count = table.version - last_version
-            if count <= min(CATCH_UP_LIMIT, len(history)):
-                missed = history[len(history) - count :] if count else []
-        reset = missed is None
-        if missed is None:
-            game = table.game_no
-            missed = [entry for entry in history if entry.game == game][-LOG_LIMIT:]
-        return {
-            "type": "sync",
-            "version": table.version,
-            "you": seat,
-            "token_rejected": had_token and seat is None,
-            "table": lobby_dict(table, runtime.connected()),
-            "view": view_dict(table, seat),
-            "actions": action_table(table, seat) if table.state is not None else None,
-            "bots": list(BOT_NAMES),
-            "reset": reset,
-            "entries": [entry_dict(entry, seat) for entry in missed],
-            "timer": self._timer(runtime),
-        }
+        return sync_frame(
+            runtime.table,
+            seat,
+            connected=runtime.connected(),
+            last_version=last_version,
+            token_rejected=rejected and seat is None,
+            timer=runtime.schedule.timer(runtime.table),
+            bots=BOT_NAMES,
+        )
 
     def _presence(self, runtime: _Runtime) -> None:
-        text = dumps({"type": "presence", "connected": runtime.connected()})
+        text = dumps(presence_frame(runtime.connected()))
         for subscriber in list(runtime.subscribers):
             subscriber.send_text(text)
 
@@ -347,58 +327,71 @@ class TableService:
                     )
                 done = table.client_ids.get((subscriber.token_hash, client_id))
                 if done is not None:
-                    subscriber.send(
-                        {"type": "ack", "id": client_id, "version": done, "duplicate": True}
-                    )
+                    subscriber.send(ack_frame(client_id, done, duplicate=True))
                     return
-                payload = self._prepare(runtime, seat, message)
+                payload = self._prepare(table, seat, message, client_id)
             except Refusal as refusal:
                 subscriber.send(refused_frame(refusal, client_id, table.version))
                 return
-            payload["client"] = client_id
-            if payload["op"] in _NAMES_OTHER_SEAT:
-                payload["by"] = seat
             await self._commit(runtime, payload, ack=(subscriber, client_id))
 
-    def _prepare(self, runtime: _Runtime, seat: int, message: Mapping[str, Any]) -> dict[str, Any]:
-        table = runtime.table
+    def _prepare(
+        self, table: Table, seat: int, message: Mapping[str, Any], client_id: str
+    ) -> LogPayload:
+        """The entry a seat's command asks for, with its sender (``by``) and id."""
         kind = str(message["type"])
         if not table.is_expected(int(message["version"]), kind, seat):
             raise Refusal(
                 "stale", f"the table is at version {table.version}; you saw {message['version']}"
             )
-        if kind == "act":
-            action = message.get("action")
-            if action is None:
-                action = message.get("action_id")
-            return table.prepare_act(seat, action, client=None)
-        if kind == "add_bot":
-            bot = message.get("bot", self.settings.default_bot)
-            return table.prepare_add_bot(message.get("seat"), str(bot), BOT_NAMES)
-        if kind == "remove_bot":
-            target = message.get("seat")
-            if target is None:
-                raise Refusal("bad_request", "remove_bot needs the 'seat' of the bot")
-            return table.prepare_remove_bot(int(target))
-        if kind == "start":
-            return table.prepare_start(secrets.randbits(63), self.settings.default_bot)
-        if kind == "leave":
-            return table.prepare_leave(seat, self.settings.default_bot)
-        raise Refusal("unknown_type", f"unknown command {kind!r}")
+        match kind:
+            case "act":
+                action = message.get("action")
+                if action is None:
+                    action = message.get("action_id")
+                return dataclasses.replace(table.prepare_act(seat, action), client=client_id)
+            case "add_bot":
+                bot = str(message.get("bot", self.settings.default_bot))
+                added = table.prepare_add_bot(message.get("seat"), bot, BOT_NAMES)
+                return dataclasses.replace(added, client=client_id, by=seat)
+            case "remove_bot":
+                target = message.get("seat")
+                if target is None:
+                    raise Refusal("bad_request", "remove_bot needs the 'seat' of the bot")
+                removed = table.prepare_remove_bot(int(target))
+                return dataclasses.replace(removed, client=client_id, by=seat)
+            case "start":
+                start = table.prepare_start(secrets.randbits(63), self.settings.default_bot)
+                return dataclasses.replace(start, client=client_id, by=seat)
+            case "leave":
+                left = table.prepare_leave(seat, self.settings.default_bot)
+                return dataclasses.replace(left, client=client_id)
+            case _:
+                raise Refusal("unknown_type", f"unknown command {kind!r}"[:120])
+
+    # --- the pipeline ------------------------------------------------------------------
 
     async def _commit(
         self,
         runtime: _Runtime,
-        payload: dict[str, Any],
+        payload: LogPayload,
         *,
         ack: tuple[Subscriber, str] | None = None,
     ) -> Entry:
-        """Store, apply, acknowledge, broadcast, replan: the one way a table changes."""
+        """Apply, commit, acknowledge, broadcast, replan: the one way a table changes.
+
+        The entry is applied to the table in memory first (it was prepared: it applies),
+        then stored; the lock stays held until the storage has committed it, so nobody
+        hears of it before it is durable. A failed commit reloads the table from storage.
+        """
         table = runtime.table
         version = table.version + 1
-        entry = table.apply(LogEntry(version, payload))
+        entry = table.apply_payload(version, payload)
         stored = self.storage.submit(
-            table.table_id, LogEntry(version, payload), status=table.status, summary=table.summary()
+            table.table_id,
+            LogEntry(version, encode(payload)),
+            status=table.status,
+            summary=table.summary(),
         )
         try:
             interrupted = await _committed(stored)
@@ -406,28 +399,30 @@ class TableService:
             log.exception("table %s: storing version %d failed; reloading", table.table_id, version)
             self._reload(runtime)
             raise
-        if entry.op == "start":
-            runtime.bots.clear()
-        if entry.op == "reclaim" and entry.seat is not None:
-            # The stand-in bot stops: its pending Block answer goes, and the plans are
-            # made again for a human seat (the window's deadline, the turn's time-out).
-            runtime.bots.pop(entry.seat, None)
-            runtime.plans = {
-                key: plan for key, plan in runtime.plans.items() if plan.seat != entry.seat
-            }
-        if entry.op == "sit" and entry.seat is not None and not runtime.connected()[entry.seat]:
-            runtime.absent_since[entry.seat] = self.clock()
-        if table.state is not None and table.window_version == version:
-            runtime.window_opened_at = self.clock()
-        if entry.op in _SEATING:
-            self._rebind(runtime)
+        self._after(runtime, entry)
         if ack is not None:
-            ack[0].send({"type": "ack", "id": ack[1], "version": version})
-        self._replan(runtime)
+            ack[0].send(ack_frame(ack[1], version))
+        runtime.schedule.replan(table)
         self._broadcast(runtime, entry)
         if interrupted:
             raise asyncio.CancelledError
         return entry
+
+    def _after(self, runtime: _Runtime, entry: Entry) -> None:
+        """What an applied entry changes outside the table: bots, clocks, connections."""
+        table, schedule = runtime.table, runtime.schedule
+        if entry.op == Op.START:
+            schedule.bots.clear()
+        if entry.op == Op.RECLAIM and entry.seat is not None:
+            # The stand-in bot stops: its pending Block answer goes, and the plans are
+            # made again for a human seat (the window's deadline, the turn's time-out).
+            schedule.seat_changed_hands(entry.seat)
+        if entry.op == Op.SIT and entry.seat is not None and not runtime.connected()[entry.seat]:
+            schedule.absent_since[entry.seat] = self.clock()
+        if table.state is not None and table.window_version == entry.version:
+            schedule.window_opened_at = self.clock()
+        if entry.op in _SEATING:
+            self._rebind(runtime)
 
     def _rebind(self, runtime: _Runtime) -> None:
         """Give each connection the seat its token holds now (None: it watches)."""
@@ -447,7 +442,7 @@ class TableService:
     def _broadcast(self, runtime: _Runtime, entry: Entry) -> None:
         table = runtime.table
         lobby = lobby_dict(table, runtime.connected())
-        timer = self._timer(runtime)
+        timer = timer_dict(runtime.schedule.timer(table))
         holders = table.holders()
         # One frame per seat (and one for spectators), encoded once for every
         # connection of that seat: the seat its token holds now (R36).
@@ -456,158 +451,54 @@ class TableService:
             seat = holders.get(subscriber.token_hash) if subscriber.token_hash else None
             text = frames.get(seat)
             if text is None:
-                frame = {
-                    "type": "update",
-                    **entry_dict(entry, seat),
-                    "table": lobby,
-                    "view": view_dict(table, seat),
-                    "timer": timer,
-                }
-                if entry.op == "start":
-                    frame["actions"] = action_table(table, seat)
+                frame = update_frame(table, entry, seat, lobby=lobby, timer=timer)
                 text = frames[seat] = dumps(frame)
             subscriber.send_text(text)
 
-    # --- the runner: bots, timers, grace periods ------------------------------------
+    # --- plans falling due: bots, time-outs, grace periods ---------------------------
 
-    def _timer(self, runtime: _Runtime) -> dict[str, Any] | None:
-        state = runtime.table.state
-        if state is None or state.is_over:
-            return None
-        now = self.clock()
-        if state.phase == 1:
-            deadline = runtime.window_opened_at + self.settings.block_timeout
-            return {
-                "kind": "block",
-                "seats": list(state.window_pending),
-                "remaining_ms": max(0, round((deadline - now) * 1000)),
-            }
-        plan = runtime.plans.get(("turn", runtime.table.version))
-        if plan is None or plan.kind != "timeout":
-            return None
-        return {
-            "kind": "turn",
-            "seats": [plan.seat],
-            "remaining_ms": max(0, round((plan.due - now) * 1000)),
-        }
+    def _firer(self, runtime: _Runtime) -> Callable[[Plan], Any]:
+        async def fire(plan: Plan) -> None:
+            try:
+                await self._fire(runtime, plan)
+            except Exception:
+                log.exception("table %s: automatic action failed", runtime.table.table_id)
+                runtime.schedule.replan(runtime.table)
 
-    def _replan(self, runtime: _Runtime) -> None:
-        """Recompute the automatic actions due; keep those whose situation is unchanged."""
-        table = runtime.table
-        state = table.state
-        wanted: dict[tuple[object, ...], _Plan] = {}
-        if state is not None and not state.is_over:
-            now = self.clock()
-            if state.phase == 1:
-                for seat in state.window_pending:
-                    key: tuple[object, ...] = ("window", table.window_version, seat)
-                    wanted[key] = runtime.plans.get(key) or self._window_plan(runtime, seat)
-            else:
-                seat = state.current
-                key = ("turn", table.version)
-                wanted[key] = runtime.plans.get(key) or self._turn_plan(table, seat, now)
-            for seat_index, since in runtime.absent_since.items():
-                if table.seats[seat_index].kind == HUMAN:
-                    due = since + self.settings.grace_period
-                    wanted[("replace", seat_index)] = _Plan(due, seat_index, "replace")
-        runtime.plans = wanted
-        sleeping_until = runtime.sleeping_until
-        if any(plan.due < sleeping_until for plan in wanted.values()):
-            runtime.wake.set()
+        return fire
 
-    def _window_plan(self, runtime: _Runtime, seat: int) -> _Plan:
-        opened = runtime.window_opened_at
-        if runtime.table.seats[seat].kind == BOT:
-            # The same delay distribution whatever the bot holds: no hint by timing (R36).
-            low, high = self.settings.bot_block_delay
-            delay = min(self.rng.uniform(low, high), self.settings.block_timeout)
-            return _Plan(opened + delay, seat, "bot", self._think(runtime, seat))
-        return _Plan(opened + self.settings.block_timeout, seat, "timeout")
-
-    def _turn_plan(self, table: Table, seat: int, now: float) -> _Plan:
-        if table.seats[seat].kind == BOT:
-            low, high = self.settings.bot_delay
-            return _Plan(now + self.rng.uniform(low, high), seat, "bot")
-        return _Plan(now + self.settings.turn_timeout, seat, "timeout")
-
-    async def _run(self, runtime: _Runtime) -> None:
-        while not self._closed:
-            runtime.wake.clear()
-            if not runtime.plans:
-                runtime.sleeping_until = math.inf
-                await runtime.wake.wait()
-                runtime.sleeping_until = -math.inf
-                continue
-            key, plan = min(runtime.plans.items(), key=lambda item: item[1].due)
-            delay = plan.due - self.clock()
-            if delay > 0:
-                runtime.sleeping_until = plan.due
-                with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(delay):
-                        await runtime.wake.wait()
-                runtime.sleeping_until = -math.inf
-                continue
-            async with runtime.lock:
-                if runtime.plans.get(key) is plan:
-                    del runtime.plans[key]
-                    try:
-                        await self._fire(runtime, plan)
-                    except Exception:
-                        log.exception("table %s: automatic action failed", runtime.table.table_id)
-                        self._replan(runtime)
-            await asyncio.sleep(0)
-
-    async def _fire(self, runtime: _Runtime, plan: _Plan) -> None:
-        table = runtime.table
+    async def _fire(self, runtime: _Runtime, plan: Plan) -> None:
+        """Turn a plan that fell due into entries, through the pipeline."""
+        table, schedule = runtime.table, runtime.schedule
         state = table.state
         if state is None or state.is_over:
             return
-        if plan.kind == "replace":
-            runtime.absent_since.pop(plan.seat, None)
-            runtime.bots.pop(plan.seat, None)
-            await self._commit(runtime, table.prepare_replace(plan.seat, self.settings.default_bot))
-            return
-        if plan.kind == "bot" or state.phase == 1:
-            if plan.kind == "timeout":
-                action = Action(ActionType.PASS)
-            elif plan.answer is not None:
-                action = await asyncio.wrap_future(plan.answer)
-            else:
-                action = await self._bot_choice(runtime, plan.seat)
-            await self._commit(runtime, table.prepare_act(plan.seat, action))
-            return
-        # A human ran out of time: a bot finishes this turn for them.
-        for _ in range(AUTOPILOT_LIMIT):
-            if state.deciders() != (plan.seat,) or state.phase != 0:
-                return
-            action = await self._bot_choice(runtime, plan.seat)
-            await self._commit(runtime, table.prepare_act(plan.seat, action))
+        match plan:
+            case GraceOver(seat=seat):
+                schedule.absent_since.pop(seat, None)
+                schedule.bots.pop(seat, None)
+                await self._commit(runtime, table.prepare_replace(seat, self.settings.default_bot))
+            case BotMove(seat=seat, answer=answer):
+                future = answer if answer is not None else schedule.think(table, seat)
+                action = await asyncio.wrap_future(future)
+                await self._commit(runtime, table.prepare_act(seat, action))
+            case TimedOut(seat=seat) if state.phase == BLOCK_WINDOW:
+                await self._commit(runtime, table.prepare_act(seat, Action(ActionType.PASS)))
+            case TimedOut(seat=seat):
+                await self._autopilot(runtime, seat)
+            case _:
+                assert_never(plan)
 
-    def _bot(self, runtime: _Runtime, seat: int) -> Bot:
-        bot = runtime.bots.get(seat)
-        if bot is None:
-            name = runtime.table.seats[seat].bot or self.settings.default_bot
-            bot = make_bot(name, seed=self.rng.getrandbits(32))
-            runtime.bots[seat] = bot
-        return bot
-
-    async def _bot_choice(self, runtime: _Runtime, seat: int) -> Action:
-        """The bot's choice, made on the thinking thread: a search (ismcts: up to ~0.9 s)
-        must not stop the event loop and with it every other table of the process."""
-        return await asyncio.wrap_future(self._think(runtime, seat))
-
-    def _think(self, runtime: _Runtime, seat: int) -> concurrent.futures.Future[Action]:
-        """Start choosing the bot's action on the thinking thread (one thread: bots
-        choose one at a time, and never two choices of one bot at once)."""
-        state = runtime.table.state
+    async def _autopilot(self, runtime: _Runtime, seat: int) -> None:
+        """A person ran out of time: a bot finishes this turn for them."""
+        table = runtime.table
+        state = table.state
         assert state is not None
-        if self._thinker is None:
-            self._thinker = concurrent.futures.ThreadPoolExecutor(
-                max_workers=1, thread_name_prefix="bot-thinker"
-            )
-        bot = self._bot(runtime, seat)
-        legal = legal_actions(state, seat)  # taken now: the state may move on meanwhile
-        return self._thinker.submit(_choose, bot, observe(state, seat), lambda: legal[-1])
+        for _ in range(AUTOPILOT_LIMIT):
+            if state.deciders() != (seat,) or state.phase == BLOCK_WINDOW or state.is_over:
+                return
+            action = await asyncio.wrap_future(runtime.schedule.think(table, seat))
+            await self._commit(runtime, table.prepare_act(seat, action))
 
     # --- replays ---------------------------------------------------------------------
 
@@ -622,21 +513,12 @@ class TableService:
                 raise Refusal("not_found", f"there is no game {game} at this table")
             archive = table.games[game - 1]
             seat = table.seat_of(hash_token(token)) if token else None
-            total = len(archive.actions)
             record = archive.record(table.settings)
-            over = game < table.game_no or table.status == "over"
+            over = game < table.game_no or table.status == TableStatus.OVER
             settings = table.settings
+        total = len(record.actions)
         chosen = total if step is None else max(0, min(step, total))
-        return _replay_step(record, settings, chosen, total, seat, over=over)
-
-
-def _choose(bot: Bot, view: View, fallback: Callable[[], Action]) -> Action:
-    """The bot's choice from ``view``; ``fallback()`` (the last legal action) if it fails."""
-    try:
-        return bot.choose(view)
-    except (EngineError, ValueError):
-        log.exception("bot %s failed; taking the last legal action", bot.name)
-        return fallback()
+        return replay_frame(record, settings, chosen, seat, over=over)
 
 
 async def _committed(stored: concurrent.futures.Future[None]) -> bool:
@@ -655,29 +537,3 @@ async def _committed(stored: concurrent.futures.Future[None]) -> bool:
             interrupted = True
     waiter.result()
     return interrupted
-
-
-def _replay_step(
-    record: GameRecord, settings: Settings, step: int, total: int, seat: int | None, *, over: bool
-) -> dict[str, Any]:
-    replay = Replay(record)
-    events = list(replay.start_events)
-    last_seat: int | None = None
-    last_action: Action | None = None
-    # Exactly ``step`` actions: the position after them, the entry of the last one.
-    for _, actor, action, step_events in itertools.islice(replay, step):
-        events, last_seat, last_action = step_events, actor, action
-    state = replay.state
-    viewer = None if over else seat
-    entry = Entry(0, "act" if step else "start", last_seat, 0, last_action, tuple(events))
-    return {
-        "step": step,
-        "steps": total,
-        "over": over,
-        "you": seat,
-        "settings": settings.to_dict(),
-        "view": observe(state, viewer).to_dict(),
-        # The full view only once the game is over (R36 protects a running game).
-        "entry": entry_dict(entry, viewer, full=over),
-        "hands": [list(hand) for hand in state.hands] if over else None,
-    }

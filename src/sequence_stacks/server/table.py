@@ -1,16 +1,18 @@
 """One table: seats, games, and the log entries that build both (no I/O, no clock).
 
-Every change is first *prepared* (validated against the table and the engine, raising
-:class:`Refusal` with nothing changed), then committed by the service, then *applied*
-here. Applying the stored entries in order rebuilds the table exactly, which is how the
-server restarts (R41). The engine is the only judge of a game action's legality.
+Every change is first *prepared* here (validated against the table and the engine,
+raising :class:`Refusal` with nothing changed; the result is a typed entry of
+:mod:`.entries`), then *applied* here, then committed by the service (which reloads
+the table from storage if the commit fails). Applying the stored entries in order
+rebuilds the table exactly, which is how the server restarts (R41). The engine is the
+only judge of a game action's legality.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
-from typing import Any, Final
+from collections.abc import Iterable
+from typing import Any, Final, assert_never
 
 from sequence_stacks.engine import (
     Action,
@@ -28,12 +30,27 @@ from sequence_stacks.engine import (
     parse_action,
 )
 
+from .entries import (
+    Act,
+    AddBot,
+    Leave,
+    LogPayload,
+    Op,
+    Reclaim,
+    RemoveBot,
+    Replace,
+    SeatKind,
+    Sit,
+    Start,
+    TableStatus,
+    decode,
+    op_of,
+)
 from .storage import LogEntry, TableRow
 
 __all__ = [
-    "BOT",
-    "EMPTY",
-    "HUMAN",
+    "CATCH_UP_LIMIT",
+    "LOG_LIMIT",
     "Entry",
     "GameArchive",
     "Refusal",
@@ -41,11 +58,10 @@ __all__ = [
     "Table",
 ]
 
-EMPTY: Final = "empty"
-HUMAN: Final = "human"
-BOT: Final = "bot"
 NAME_LIMIT: Final = 24
-HISTORY_LIMIT: Final = 5000
+HISTORY_LIMIT: Final = 5000  # entries kept in memory for catching up
+CATCH_UP_LIMIT: Final = 1000  # most missed entries a sync sends one by one
+LOG_LIMIT: Final = 400  # most entries of the current game a reset sync sends
 ANSWERS: Final = (ActionType.PASS, ActionType.BLOCK)
 
 
@@ -76,7 +92,7 @@ class Seat:
     takes the seat back (``reclaim``) until the next game starts.
     """
 
-    kind: str = EMPTY
+    kind: SeatKind = SeatKind.EMPTY
     name: str = ""
     bot: str | None = None
     token_hash: str | None = None
@@ -93,7 +109,7 @@ class Entry:
     """An applied log entry as clients hear of it (events unredacted: redact per viewer)."""
 
     version: int
-    op: str
+    op: Op
     seat: int | None
     game: int
     action: Action | None = None
@@ -152,18 +168,18 @@ class Table:
         return len(self.games)
 
     @property
-    def status(self) -> str:
-        """ "lobby" before the first game, "playing" during one, "over" after one."""
+    def status(self) -> TableStatus:
+        """Lobby before the first game, playing during one, over after one."""
         if self.state is None:
-            return "lobby"
-        return "over" if self.state.is_over else "playing"
+            return TableStatus.LOBBY
+        return TableStatus.OVER if self.state.is_over else TableStatus.PLAYING
 
     def seat_of(self, token_hash: str | None) -> int | None:
         """Return the seat a human token hash holds now, or None."""
         if token_hash is None:
             return None
         for index, seat in enumerate(self.seats):
-            if seat.kind == HUMAN and seat.token_hash == token_hash:
+            if seat.kind == SeatKind.HUMAN and seat.token_hash == token_hash:
                 return index
         return None
 
@@ -172,7 +188,7 @@ class Table:
         return {
             seat.token_hash: index
             for index, seat in enumerate(self.seats)
-            if seat.kind == HUMAN and seat.token_hash is not None
+            if seat.kind == SeatKind.HUMAN and seat.token_hash is not None
         }
 
     def claim_of(self, token_hash: str) -> int | None:
@@ -184,7 +200,7 @@ class Table:
         if self.state is None:
             return None
         for index, seat in enumerate(self.seats):
-            if seat.kind == BOT and seat.away_hash == token_hash:
+            if seat.kind == SeatKind.BOT and seat.away_hash == token_hash:
                 return index
         return None
 
@@ -194,66 +210,60 @@ class Table:
 
     # --- preparing (validate, build the payload; nothing changes) -------------------
 
-    def prepare_sit(self, name: str, seat: int | None, token_hash: str) -> dict[str, Any]:
+    def prepare_sit(self, name: str, seat: int | None, token_hash: str) -> Sit:
         """Take an empty seat (the first one when ``seat`` is None) before a game."""
         clean = " ".join(name.split())[:NAME_LIMIT]
         if not clean or not clean.isprintable():
             raise Refusal("bad_request", "a display name of 1-24 printable characters is needed")
         self._require_between_games("take a seat")
-        if seat is None:
-            seat = next((i for i, s in enumerate(self.seats) if s.kind == EMPTY), None)
-            if seat is None:
-                raise Refusal("table_full", "every seat is taken")
-        self._require_seat_kind(seat, EMPTY, "that seat is not empty")
-        return {"op": "sit", "seat": seat, "name": clean, "token_hash": token_hash}
+        return Sit(self._empty_seat(seat), clean, token_hash)
 
-    def prepare_leave(self, seat: int, bot: str) -> dict[str, Any]:
+    def prepare_leave(self, seat: int, bot: str) -> Leave:
         """Leave a seat: empty between games, a bot takes it over during one."""
-        self._require_seat_kind(seat, HUMAN, "only a seated player can leave")
-        return {"op": "leave", "seat": seat, "bot": bot}
+        self._require_seat_kind(seat, SeatKind.HUMAN, "only a seated player can leave")
+        return Leave(seat, bot)
 
-    def prepare_add_bot(
-        self, seat: int | None, bot: str, bot_names: Iterable[str]
-    ) -> dict[str, Any]:
+    def prepare_add_bot(self, seat: int | None, bot: str, bot_names: Iterable[str]) -> AddBot:
         """Put a bot of strength ``bot`` in an empty seat before a game."""
         if bot not in set(bot_names):
             raise Refusal("bad_request", f"unknown bot {bot!r}")
         self._require_between_games("add a bot")
+        return AddBot(self._empty_seat(seat), bot)
+
+    def _empty_seat(self, seat: int | None) -> int:
         if seat is None:
-            seat = next((i for i, s in enumerate(self.seats) if s.kind == EMPTY), None)
+            seat = next((i for i, s in enumerate(self.seats) if s.kind == SeatKind.EMPTY), None)
             if seat is None:
                 raise Refusal("table_full", "every seat is taken")
-        self._require_seat_kind(seat, EMPTY, "that seat is not empty")
-        return {"op": "add_bot", "seat": seat, "bot": bot}
+        self._require_seat_kind(seat, SeatKind.EMPTY, "that seat is not empty")
+        return seat
 
-    def prepare_remove_bot(self, seat: int) -> dict[str, Any]:
+    def prepare_remove_bot(self, seat: int) -> RemoveBot:
         """Take a bot out of its seat before a game."""
         self._require_between_games("remove a bot")
-        self._require_seat_kind(seat, BOT, "there is no bot in that seat")
-        return {"op": "remove_bot", "seat": seat}
+        self._require_seat_kind(seat, SeatKind.BOT, "there is no bot in that seat")
+        return RemoveBot(seat)
 
-    def prepare_start(self, seed: int, bot: str) -> dict[str, Any]:
+    def prepare_start(self, seed: int, bot: str) -> Start:
         """Start the first game or a rematch; empty seats get ``bot`` bots."""
         self._require_between_games("start a game")
-        return {"op": "start", "game": self.game_no + 1, "seed": seed, "bot": bot}
+        return Start(self.game_no + 1, seed, bot)
 
-    def prepare_replace(self, seat: int, bot: str) -> dict[str, Any]:
+    def prepare_replace(self, seat: int, bot: str) -> Replace:
         """Hand an absent player's seat to a bot during a game (grace period over)."""
-        if self.status != "playing":
+        if self.status != TableStatus.PLAYING:
             raise Refusal("bad_request", "seats are only handed to bots during a game")
-        self._require_seat_kind(seat, HUMAN, "only a player's seat can be handed to a bot")
-        return {"op": "replace", "seat": seat, "bot": bot}
+        self._require_seat_kind(seat, SeatKind.HUMAN, "only a player's seat can go to a bot")
+        return Replace(seat, bot)
 
-    def prepare_reclaim(self, seat: int) -> dict[str, Any]:
+    def prepare_reclaim(self, seat: int) -> Reclaim:
         """Give a seat back from its stand-in bot to the player who was away."""
         if not 0 <= seat < len(self.seats) or self.seats[seat].away_hash is None:
             raise Refusal("bad_request", "no player can take that seat back")
-        self._require_seat_kind(seat, BOT, "that seat is not held by a bot")
-        return {"op": "reclaim", "seat": seat}
+        self._require_seat_kind(seat, SeatKind.BOT, "that seat is not held by a bot")
+        return Reclaim(seat)
 
-    def prepare_act(
-        self, seat: int, action: object, *, client: str | None = None
-    ) -> dict[str, Any]:
+    def prepare_act(self, seat: int, action: object) -> Act:
         """Check a game action with the engine; raise Refusal naming the rule (R37)."""
         state = self.state
         if state is None or state.is_over:
@@ -263,7 +273,7 @@ class Table:
             check(state, seat, parsed)
         except IllegalActionError as error:
             raise Refusal("illegal", error.reason, error.rule_id) from None
-        return {"op": "act", "seat": seat, "action": parsed.notation(), "client": client}
+        return Act(seat, parsed.notation())
 
     def _parse(self, seat: int, action: object) -> Action:
         if isinstance(action, Action):
@@ -296,10 +306,10 @@ class Table:
         )
 
     def _require_between_games(self, what: str) -> None:
-        if self.status == "playing":
+        if self.status == TableStatus.PLAYING:
             raise Refusal("game_running", f"cannot {what} while a game is being played")
 
-    def _require_seat_kind(self, seat: int, kind: str, reason: str) -> None:
+    def _require_seat_kind(self, seat: int, kind: SeatKind, reason: str) -> None:
         if not 0 <= seat < len(self.seats):
             raise Refusal("bad_request", f"there is no seat {seat} at this table")
         if self.seats[seat].kind != kind:
@@ -309,118 +319,106 @@ class Table:
 
     def apply(self, entry: LogEntry) -> Entry:
         """Apply one stored entry and return what clients should hear of it."""
-        if entry.version != self.version + 1:
-            raise ValueError(f"entry {entry.version} does not follow version {self.version}")
-        payload = entry.payload
-        op = str(payload["op"])
-        handler = _APPLY.get(op)
-        if handler is None:
-            raise ValueError(f"unknown log entry op {op!r}")
-        self.version = entry.version
-        client = payload.get("client")
-        if isinstance(client, str):
-            self.client_ids[(self._sender_hash(payload), client)] = entry.version
-        applied = handler(self, entry.version, payload)
+        return self.apply_payload(entry.version, decode(entry.payload))
+
+    def apply_payload(self, version: int, payload: LogPayload) -> Entry:
+        """Apply one typed entry as ``version`` (the next one) and return what clients
+        should hear of it."""
+        if version != self.version + 1:
+            raise ValueError(f"entry {version} does not follow version {self.version}")
+        client = getattr(payload, "client", None)
+        if client is not None:
+            self.client_ids[(self._sender_hash(payload), client)] = version
+        applied = self._apply(version, payload)
+        self.version = version
         self.history.append(applied)
         if len(self.history) > HISTORY_LIMIT:
             del self.history[: len(self.history) - HISTORY_LIMIT]
         return applied
 
-    def _sender_hash(self, payload: Mapping[str, Any]) -> str | None:
+    def _sender_hash(self, payload: LogPayload) -> str | None:
         """The token hash of the seat that sent a client's command, as it was then.
 
-        ``by`` names the sender's seat where the payload's ``seat`` is another one
+        ``by`` names the sender's seat where the entry's ``seat`` is another one
         (``add_bot``, ``remove_bot``) or absent (``start``); entries stored before
         ``by`` existed name no sender for those and count as None's.
         """
-        sender = payload.get("by", payload.get("seat") if payload["op"] in _SELF else None)
-        if not isinstance(sender, int) or not 0 <= sender < len(self.seats):
+        match payload:
+            case Act(seat=sender) | Leave(seat=sender):
+                pass
+            case AddBot(by=by) | RemoveBot(by=by) | Start(by=by):
+                if by is None:
+                    return None
+                sender = by
+            case _:
+                return None
+        if not 0 <= sender < len(self.seats):
             return None
         return self.seats[sender].token_hash
 
-    def _apply_sit(self, version: int, payload: Mapping[str, Any]) -> Entry:
-        seat = int(payload["seat"])
-        self.seats[seat] = Seat(HUMAN, str(payload["name"]), None, str(payload["token_hash"]))
-        return Entry(version, "sit", seat, self.game_no)
-
-    def _apply_leave(self, version: int, payload: Mapping[str, Any]) -> Entry:
-        seat = int(payload["seat"])
-        if self.status == "playing":
-            self._to_bot(seat, str(payload["bot"]), keep_claim=False)  # given up
-        else:
-            self.seats[seat] = Seat()
-        return Entry(version, str(payload["op"]), seat, self.game_no)
+    def _apply(self, version: int, payload: LogPayload) -> Entry:
+        match payload:
+            case Sit(seat=seat, name=name, token_hash=token_hash):
+                self.seats[seat] = Seat(SeatKind.HUMAN, name, None, token_hash)
+            case Leave(seat=seat, bot=bot):
+                if self.status == TableStatus.PLAYING:
+                    self._to_bot(seat, bot, keep_claim=False)  # given up
+                else:
+                    self.seats[seat] = Seat()
+            case AddBot(seat=seat, bot=bot):
+                self.seats[seat] = Seat(SeatKind.BOT, _bot_name(bot, seat), bot, None)
+            case RemoveBot(seat=seat):
+                self.seats[seat] = Seat()
+            case Replace(seat=seat, bot=bot):
+                self._to_bot(seat, bot, keep_claim=True)
+            case Reclaim(seat=seat):
+                self._reclaim(seat)
+            case Start():
+                return self._start(version, payload)
+            case Act():
+                return self._act(version, payload)
+            case _:
+                assert_never(payload)
+        return Entry(version, op_of(payload), seat, self.game_no)
 
     def _to_bot(self, seat: int, bot: str, *, keep_claim: bool) -> None:
         old = self.seats[seat]
-        self.seats[seat] = Seat(BOT, f"{old.name} (bot)", bot, None)
+        self.seats[seat] = Seat(SeatKind.BOT, f"{old.name} (bot)", bot, None)
         if keep_claim:
             self.seats[seat].away_hash = old.token_hash
             self.seats[seat].away_name = old.name
 
-    def _apply_reclaim(self, version: int, payload: Mapping[str, Any]) -> Entry:
-        seat = int(payload["seat"])
+    def _reclaim(self, seat: int) -> None:
         old = self.seats[seat]
-        if old.kind != BOT or old.away_hash is None:
+        if old.kind != SeatKind.BOT or old.away_hash is None:
             raise ValueError(f"seat {seat} has no player to give it back to")
-        self.seats[seat] = Seat(HUMAN, old.away_name, None, old.away_hash)
-        return Entry(version, "reclaim", seat, self.game_no)
+        self.seats[seat] = Seat(SeatKind.HUMAN, old.away_name, None, old.away_hash)
 
-    def _apply_add_bot(self, version: int, payload: Mapping[str, Any]) -> Entry:
-        seat = int(payload["seat"])
-        bot = str(payload["bot"])
-        self.seats[seat] = Seat(BOT, f"{bot.capitalize()} bot {seat + 1}", bot, None)
-        return Entry(version, "add_bot", seat, self.game_no)
-
-    def _apply_remove_bot(self, version: int, payload: Mapping[str, Any]) -> Entry:
-        seat = int(payload["seat"])
-        self.seats[seat] = Seat()
-        return Entry(version, "remove_bot", seat, self.game_no)
-
-    def _apply_start(self, version: int, payload: Mapping[str, Any]) -> Entry:
-        bot = str(payload["bot"])
+    def _start(self, version: int, payload: Start) -> Entry:
         for index, seat in enumerate(self.seats):
-            if seat.kind == EMPTY:
-                self.seats[index] = Seat(BOT, f"{bot.capitalize()} bot {index + 1}", bot, None)
+            if seat.kind == SeatKind.EMPTY:
+                self.seats[index] = Seat(SeatKind.BOT, _bot_name(payload.bot, index), payload.bot)
             # A player still away when the next game starts has lost the seat's claim.
             seat.away_hash, seat.away_name = None, ""
-        seed = int(payload["seed"])
         events: list[Event] = []
-        self.state = new_game(self.settings, seed, events)
-        self.games.append(GameArchive(int(payload["game"]), seed, version))
-        return Entry(version, "start", None, self.game_no, events=tuple(events))
+        self.state = new_game(self.settings, payload.seed, events)
+        self.games.append(GameArchive(payload.game, payload.seed, version))
+        return Entry(version, Op.START, None, self.game_no, events=tuple(events))
 
-    def _apply_replace(self, version: int, payload: Mapping[str, Any]) -> Entry:
-        seat = int(payload["seat"])
-        self._to_bot(seat, str(payload["bot"]), keep_claim=True)
-        return Entry(version, "replace", seat, self.game_no)
-
-    def _apply_act(self, version: int, payload: Mapping[str, Any]) -> Entry:
+    def _act(self, version: int, payload: Act) -> Entry:
         state = self.state
         if state is None:
             raise ValueError("an action entry with no game")
-        seat = int(payload["seat"])
-        action = parse_action(str(payload["action"]))
+        action = parse_action(payload.action)
         events: list[Event] = []
         was_window = state.phase == 1
-        apply_in_place(state, seat, action, events)
+        apply_in_place(state, payload.seat, action, events)
         if state.phase == 1 and not was_window:
             self.window_version = version
-        self.games[-1].actions.append((seat, action))
-        auto = payload.get("client") is None
-        return Entry(version, "act", seat, self.game_no, action, tuple(events), auto)
+        self.games[-1].actions.append((payload.seat, action))
+        auto = payload.client is None
+        return Entry(version, Op.ACT, payload.seat, self.game_no, action, tuple(events), auto)
 
 
-# Commands whose payload's ``seat`` is the sender's own.
-_SELF: Final = frozenset({"act", "leave"})
-
-_APPLY: Final = {
-    "sit": Table._apply_sit,
-    "leave": Table._apply_leave,
-    "add_bot": Table._apply_add_bot,
-    "remove_bot": Table._apply_remove_bot,
-    "start": Table._apply_start,
-    "replace": Table._apply_replace,
-    "reclaim": Table._apply_reclaim,
-    "act": Table._apply_act,
-}
+def _bot_name(bot: str, seat: int) -> str:
+    return f"{bot.capitalize()} bot {seat + 1}"

@@ -1,0 +1,296 @@
+"""What a table does by itself, and when: bots' moves, time-outs, grace periods.
+
+Each table has a :class:`Schedule`: its typed deadlines (:data:`Plan`), the clock they
+are measured on, its bots and the one thinking thread they think on. The schedule
+decides *when*; the service (``service.py``) turns a plan that falls due into a log
+entry through the same pipeline as a person's command.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import dataclasses
+import enum
+import logging
+import math
+import random
+from collections.abc import Awaitable, Callable
+from typing import Final
+
+from sequence_stacks.bots import Bot, make_bot
+from sequence_stacks.engine import Action, EngineError, State, View, legal_actions, observe
+
+from .config import ServerSettings
+from .entries import SeatKind
+from .table import Table
+
+__all__ = [
+    "BotMove",
+    "GraceOver",
+    "Plan",
+    "PlanKey",
+    "ReplaceKey",
+    "Schedule",
+    "Thinker",
+    "TimedOut",
+    "Timer",
+    "TimerKind",
+    "TurnKey",
+    "WindowKey",
+]
+
+log = logging.getLogger("sequence_stacks.server")
+
+BLOCK_WINDOW: Final = 1  # engine state phase of an open Block window (R29)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TurnKey:
+    """The turn deadline of the table at ``version`` (one per version: an action moves it)."""
+
+    version: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class WindowKey:
+    """A seat's answer deadline in the Block window opened at ``window_version``."""
+
+    window_version: int
+    seat: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ReplaceKey:
+    """The grace-period deadline of an absent player's seat."""
+
+    seat: int
+
+
+PlanKey = TurnKey | WindowKey | ReplaceKey
+
+
+@dataclasses.dataclass(slots=True)
+class BotMove:
+    """A bot acts at ``due``. In a Block window its ``answer`` is being chosen already,
+    from its view as the window opened, on the thinking thread: how long it thinks may
+    depend on its hand (a search runs only when it holds a Block), when the answer is
+    sent may not (R36)."""
+
+    due: float
+    seat: int
+    answer: concurrent.futures.Future[Action] | None = None
+
+
+@dataclasses.dataclass(slots=True)
+class TimedOut:
+    """A person has not acted by ``due``: a window answer is a pass (R29), a turn is
+    finished for them by a bot."""
+
+    due: float
+    seat: int
+
+
+@dataclasses.dataclass(slots=True)
+class GraceOver:
+    """A person away since ``due - grace_period`` loses the seat to a bot (``replace``)."""
+
+    due: float
+    seat: int
+
+
+Plan = BotMove | TimedOut | GraceOver
+
+
+class TimerKind(enum.StrEnum):
+    """What a client's countdown is for."""
+
+    TURN = "turn"
+    BLOCK = "block"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Timer:
+    """A countdown the clients show: whose, and how long is left."""
+
+    kind: TimerKind
+    seats: tuple[int, ...]
+    remaining_ms: int
+
+
+class Thinker:
+    """The one thread bots think on: a search (ismcts: up to ~0.9 s) must not stop the
+    event loop and with it every table of the process. One thread, so bots choose one at
+    a time and never two choices of one bot at once."""
+
+    def __init__(self) -> None:
+        self._pool: concurrent.futures.ThreadPoolExecutor | None = None
+
+    def submit(self, bot: Bot, state: State, seat: int) -> concurrent.futures.Future[Action]:
+        """Start choosing ``bot``'s action for ``seat`` from the state as it is now."""
+        if self._pool is None:
+            self._pool = concurrent.futures.ThreadPoolExecutor(
+                max_workers=1, thread_name_prefix="bot-thinker"
+            )
+        legal = legal_actions(state, seat)  # taken now: the state may move on meanwhile
+        return self._pool.submit(_choose, bot, observe(state, seat), lambda: legal[-1])
+
+    def close(self) -> None:
+        """Drop queued choices; a choice under way finishes on its own."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _choose(bot: Bot, view: View, fallback: Callable[[], Action]) -> Action:
+    """The bot's choice from ``view``; ``fallback()`` (the last legal action) if it fails."""
+    try:
+        return bot.choose(view)
+    except (EngineError, ValueError):
+        log.exception("bot %s failed; taking the last legal action", bot.name)
+        return fallback()
+
+
+class Schedule:
+    """One table's deadlines, its bots and its runner's sleep.
+
+    Attributes:
+        plans: every automatic action due, by what it is for.
+        absent_since: per human seat with no connection, since when (clock seconds).
+        bots: the bot playing each bot seat (made on first use, seeded from ``rng``).
+        window_opened_at: when the open Block window opened, or the table was loaded
+            with one open (a fresh full window after a restart: docs/server.md).
+    """
+
+    def __init__(
+        self,
+        settings: ServerSettings,
+        *,
+        clock: Callable[[], float],
+        rng: random.Random,
+        thinker: Thinker,
+    ) -> None:
+        self.settings = settings
+        self.clock = clock
+        self.rng = rng
+        self.thinker = thinker
+        self.plans: dict[PlanKey, Plan] = {}
+        self.absent_since: dict[int, float] = {}
+        self.bots: dict[int, Bot] = {}
+        self.window_opened_at = 0.0
+        self.wake = asyncio.Event()
+        # When the runner sleeps until its next plan is due, that time; else -inf. A
+        # replan wakes it only if something is now due sooner (most replans, one per
+        # action, only push the next plan later).
+        self.sleeping_until = -math.inf
+
+    # --- deciding what is due ---------------------------------------------------------
+
+    def replan(self, table: Table) -> None:
+        """Recompute the automatic actions due; keep those whose situation is unchanged."""
+        state = table.state
+        wanted: dict[PlanKey, Plan] = {}
+        if state is not None and not state.is_over:
+            now = self.clock()
+            if state.phase == BLOCK_WINDOW:
+                for seat in state.window_pending:
+                    key: PlanKey = WindowKey(table.window_version, seat)
+                    wanted[key] = self.plans.get(key) or self.window_plan(table, seat)
+            else:
+                key = TurnKey(table.version)
+                wanted[key] = self.plans.get(key) or self.turn_plan(table, state.current, now)
+            for seat, since in self.absent_since.items():
+                if table.seats[seat].kind == SeatKind.HUMAN:
+                    wanted[ReplaceKey(seat)] = GraceOver(since + self.settings.grace_period, seat)
+        self.plans = wanted
+        if any(plan.due < self.sleeping_until for plan in wanted.values()):
+            self.wake.set()
+
+    def window_plan(self, table: Table, seat: int) -> Plan:
+        """When ``seat`` answers the open window: a bot after a delay drawn the same way
+        whatever it holds (R36), a person by the window's deadline."""
+        opened = self.window_opened_at
+        if table.seats[seat].kind == SeatKind.BOT:
+            low, high = self.settings.bot_block_delay
+            delay = min(self.rng.uniform(low, high), self.settings.block_timeout)
+            return BotMove(opened + delay, seat, self.think(table, seat))
+        return TimedOut(opened + self.settings.block_timeout, seat)
+
+    def turn_plan(self, table: Table, seat: int, now: float) -> Plan:
+        """When ``seat``'s turn action comes: a bot's think time, a person's time-out."""
+        if table.seats[seat].kind == SeatKind.BOT:
+            low, high = self.settings.bot_delay
+            return BotMove(now + self.rng.uniform(low, high), seat)
+        return TimedOut(now + self.settings.turn_timeout, seat)
+
+    def timer(self, table: Table) -> Timer | None:
+        """The countdown the clients show now, or None."""
+        state = table.state
+        if state is None or state.is_over:
+            return None
+        now = self.clock()
+        if state.phase == BLOCK_WINDOW:
+            deadline = self.window_opened_at + self.settings.block_timeout
+            return Timer(TimerKind.BLOCK, tuple(state.window_pending), _ms(deadline - now))
+        plan = self.plans.get(TurnKey(table.version))
+        if not isinstance(plan, TimedOut):
+            return None
+        return Timer(TimerKind.TURN, (plan.seat,), _ms(plan.due - now))
+
+    # --- bots -------------------------------------------------------------------------
+
+    def bot(self, table: Table, seat: int) -> Bot:
+        """The bot playing ``seat`` (a new one, seeded from ``rng``, on first use)."""
+        bot = self.bots.get(seat)
+        if bot is None:
+            name = table.seats[seat].bot or self.settings.default_bot
+            bot = make_bot(name, seed=self.rng.getrandbits(32))
+            self.bots[seat] = bot
+        return bot
+
+    def think(self, table: Table, seat: int) -> concurrent.futures.Future[Action]:
+        """Start choosing the bot's action for ``seat`` on the thinking thread."""
+        state = table.state
+        assert state is not None
+        return self.thinker.submit(self.bot(table, seat), state, seat)
+
+    def seat_changed_hands(self, seat: int) -> None:
+        """A seat's bot stopped (its player came back): its pending plans go with it."""
+        self.bots.pop(seat, None)
+        self.plans = {key: plan for key, plan in self.plans.items() if plan.seat != seat}
+
+    # --- running ----------------------------------------------------------------------
+
+    async def run(
+        self,
+        lock: asyncio.Lock,
+        fire: Callable[[Plan], Awaitable[None]],
+        closed: Callable[[], bool],
+    ) -> None:
+        """Sleep until the next plan is due, then ``fire`` it under the table's lock (if
+        it is still the plan for its key); until ``closed()``."""
+        while not closed():
+            self.wake.clear()
+            if not self.plans:
+                self.sleeping_until = math.inf
+                await self.wake.wait()
+                self.sleeping_until = -math.inf
+                continue
+            key, plan = min(self.plans.items(), key=lambda item: item[1].due)
+            delay = plan.due - self.clock()
+            if delay > 0:
+                self.sleeping_until = plan.due
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(delay):
+                        await self.wake.wait()
+                self.sleeping_until = -math.inf
+                continue
+            async with lock:
+                if self.plans.get(key) is plan:
+                    del self.plans[key]
+                    await fire(plan)
+            await asyncio.sleep(0)
+
+
+def _ms(seconds: float) -> int:
+    return max(0, round(seconds * 1000))
