@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import hashlib
+import json
 import math
 import time
 from collections.abc import AsyncIterator, Mapping
@@ -23,6 +25,9 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from sequence_stacks.engine.catalog import catalog
+from sequence_stacks.i18n import messages_json
 
 from .config import ServerSettings
 from .protocol import COMMAND_TYPES, decode, dumps, loads, refused_frame
@@ -101,6 +106,8 @@ def create_app(
         Route("/t/{table_id}", _page("table.html")),
         Route("/replay/{table_id}/{game:int}", _page("replay.html")),
         Route("/api/health", _health),
+        Route("/api/catalog", _catalog),
+        Route("/api/messages", _messages),
         Route("/api/tables", _list_tables, methods=["GET"]),
         Route("/api/tables", _create_table, methods=["POST"]),
         Route("/api/tables/{table_id}", _get_table),
@@ -172,6 +179,34 @@ async def _body(request: Request) -> Mapping[str, Any]:
 
 async def _health(request: Request) -> Response:
     return _json({"ok": True})
+
+
+async def _catalog(request: Request) -> Response:
+    """The engine's vocabulary (card kinds, colours, action types, event fields, rule
+    ids): the same for every table of this release, so clients may cache it."""
+    return _cached(request, _CATALOG)
+
+
+async def _messages(request: Request) -> Response:
+    """Every message template players read (docs/protocol.md, Words)."""
+    return _cached(request, _MESSAGES)
+
+
+def _cached(request: Request, body: tuple[bytes, str]) -> Response:
+    content, etag = body
+    headers = {"ETag": etag, "Cache-Control": "public, max-age=300"}
+    if request.headers.get("if-none-match") == etag:
+        return Response(status_code=304, headers=headers)
+    return Response(content, media_type="application/json", headers=headers)
+
+
+def _frozen(data: object) -> tuple[bytes, str]:
+    content = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+    return content, '"' + hashlib.sha256(content).hexdigest()[:20] + '"'
+
+
+_CATALOG: Final = _frozen(catalog())
+_MESSAGES: Final = _frozen(messages_json())
 
 
 async def _list_tables(request: Request) -> Response:

@@ -27,6 +27,7 @@ from sequence_stacks.engine import (
     event_to_dict,
     observe,
 )
+from sequence_stacks.engine.catalog import action_fields, seat_action_fields
 
 from .entries import Op
 from .scheduler import Timer
@@ -173,12 +174,21 @@ def _result_dict(result: Result) -> dict[str, Any]:
 
 
 def action_table(table: Table, viewer: int | None) -> list[str] | None:
-    """Notation of every action id for the viewer's seat (to decode legal ids)."""
+    """Notation of every action id for the viewer's seat (what a script may send)."""
     if viewer is None:
         return None
     settings = table.settings
     space = action_space(settings.player_count, settings.piles_per_colour)
     return [action.notation() for action in space.actions_of(viewer)]
+
+
+def action_field_table(table: Table, viewer: int | None) -> list[dict[str, Any]] | None:
+    """Every action id of the viewer's seat as fields (type, kind, source, pile, victim,
+    colour): what a client draws legal actions from, without parsing notation."""
+    if viewer is None:
+        return None
+    settings = table.settings
+    return seat_action_fields(settings.player_count, settings.piles_per_colour, viewer)
 
 
 def entry_dict(entry: Entry, viewer: int | None, *, full: bool = False) -> dict[str, Any]:
@@ -188,9 +198,11 @@ def entry_dict(entry: Entry, viewer: int | None, *, full: bool = False) -> dict[
     """
     action = entry.action
     notation: str | None = None
+    fields: dict[str, Any] | None = None
     if action is not None:
         hidden = action.type in ANSWERS and entry.seat != viewer and not full
         notation = "answer" if hidden else action.notation()
+        fields = None if hidden else action_fields(action)
     events = []
     for event in entry.events:
         mine = event if full else event_for(event, viewer)
@@ -203,6 +215,7 @@ def entry_dict(entry: Entry, viewer: int | None, *, full: bool = False) -> dict[
         "seat": entry.seat,
         "game": entry.game,
         "action": notation,
+        "action_fields": fields,
         "auto": entry.auto,
         "events": events,
     }
@@ -274,6 +287,7 @@ def sync_frame(
         "table": lobby_dict(table, connected),
         "view": view_dict(table, seat),
         "actions": action_table(table, seat) if table.state is not None else None,
+        "action_fields": action_field_table(table, seat) if table.state is not None else None,
         "bots": list(bots),
         "reset": reset,
         "entries": [entry_dict(entry, seat) for entry in missed],
@@ -300,6 +314,7 @@ def update_frame(
     }
     if entry.op == Op.START:
         frame["actions"] = action_table(table, seat)
+        frame["action_fields"] = action_field_table(table, seat)
     return frame
 
 

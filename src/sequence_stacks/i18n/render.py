@@ -1,0 +1,166 @@
+"""Filling messages in, and an engine event as one log line, for Python clients.
+
+The browser does the same from the same templates (``static/messages.js``); the
+tests keep the two in step on every event kind.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import string
+from collections.abc import Callable
+from typing import Any, Final
+
+from sequence_stacks.engine import CARD_KIND, Event, Kind, kind_colour, kind_rank
+
+from .messages import MESSAGES, Message
+
+__all__ = [
+    "card_name",
+    "colour_name",
+    "event_line",
+    "event_message",
+    "kind_name",
+    "messages_json",
+    "placeholders",
+    "render",
+    "words",
+]
+
+_FORMATTER: Final = string.Formatter()
+_ACTION_KEYS: Final = {
+    Kind.SKIP: "card.skip",
+    Kind.REV: "card.reverse",
+    Kind.SCARD: "card.steal_card",
+    Kind.BLOCK: "card.block",
+    Kind.SCHIP: "card.steal_chip",
+}
+
+
+def placeholders(text: str) -> frozenset[str]:
+    """The named placeholders of a template (``{player}`` -> ``player``)."""
+    return frozenset(name for _, name, _, _ in _FORMATTER.parse(text) if name)
+
+
+def render(key: str, /, **args: Any) -> str:
+    """The message ``key`` with its placeholders filled (English: one and other)."""
+    message = MESSAGES[key]
+    text = message.text
+    if message.plural is not None and message.count is not None and args[message.count] != 1:
+        text = message.plural
+    return text.format_map(args)
+
+
+def messages_json() -> dict[str, dict[str, Any]]:
+    """Every message as the browser gets it: its text, plural and count placeholder."""
+    return {key: _message_json(message) for key, message in MESSAGES.items()}
+
+
+def _message_json(message: Message) -> dict[str, Any]:
+    return {"text": message.text, "plural": message.plural, "count": message.count}
+
+
+def colour_name(colour: int) -> str:
+    """A colour in words."""
+    return render("colour.blue" if colour == 0 else "colour.red")
+
+
+def kind_name(kind: int) -> str:
+    """A card kind in words: ``blue 3``, ``red wild``, ``Steal-a-Chip``."""
+    colour = kind_colour(kind)
+    if colour < 0:
+        return render(_ACTION_KEYS[Kind(kind)])
+    rank = kind_rank(kind)
+    if rank == 0:
+        return render("card.wild", colour=colour_name(colour))
+    return render("card.number", colour=colour_name(colour), rank=rank)
+
+
+def card_name(card: int) -> str:
+    """One card in words (its kind's name)."""
+    return kind_name(CARD_KIND[card])
+
+
+def event_line(event: Event, player: Callable[[int], str]) -> str | None:
+    """One log line for an event (as its viewer may see it), or None for an event that
+    needs none (an ordinary end of turn). ``player`` names a seat."""
+    found = event_message(event)
+    if found is None:
+        return None
+    key, args = found
+    return render(key, **words(args, player))
+
+
+def event_message(event: Event) -> tuple[str, dict[str, Any]] | None:  # noqa: PLR0911, PLR0912 - one case per event kind
+    """The message key of an event and its arguments as data, named by what they are
+    (see :func:`words`); None for an event with no log line."""
+    fields = {f.name: getattr(event, f.name) for f in dataclasses.fields(event)}
+    kind = type(event).__name__
+    top = ".top" if fields.get("from_discard") else ""
+    seat = fields.get("seat")
+    match kind:
+        case "TurnStarted":
+            return "log.TurnStarted", {"player": seat, "turn": fields["turn_number"]}
+        case "Reshuffled":
+            return "log.Reshuffled", {"count": fields["card_count"]}
+        case "CardsDrawn":
+            seen = ".seen" if fields["cards"] else ""
+            args = {"player": seat, "count": fields["count"], "cards": fields["cards"]}
+            return f"log.CardsDrawn.{fields['reason']}{seen}", args
+        case "CardPlayed":
+            pile = (fields["colour"], fields["pile"])
+            args = {"player": seat, "card": fields["card"], "pile": pile}
+            return f"log.CardPlayed{top}", {**args, "count": fields["pile_count"]}
+        case "TurnSkipped" | "SkipPlayed" | "ReversePlayed" | "Discarded":
+            return f"log.{kind}{top}", {"player": seat, "card": fields.get("card")}
+        case "CardStolen":
+            args = {"player": seat, "card": fields["stolen"], "victim": fields["victim"]}
+            return "log.CardStolen", args
+        case "ChipStolen":
+            args = {"player": seat, "victim": fields["victim"], "colour": fields["colour"]}
+            return "log.ChipStolen", args
+        case "BlockWindowOpened":
+            return f"log.{kind}", {"player": fields["completer"], "colour": fields["colour"]}
+        case "BlockAnswered":
+            answer = {None: "", True: ".block", False: ".pass"}[fields["blocked"]]
+            return f"log.BlockAnswered{answer}", {"player": seat}
+        case "PileBlocked":
+            return f"log.{kind}", {"player": fields["blocker"], "colour": fields["colour"]}
+        case "PileCompleted":
+            return f"log.{kind}", {"colour": fields["colour"]}
+        case "ChipTaken":
+            key = "log.ChipTaken" if fields["taken"] else "log.ChipTaken.none"
+            return key, {"player": seat, "colour": fields["colour"]}
+        case "TurnEnded":
+            return None if fields["discarded"] else ("log.TurnEnded.empty", {"player": seat})
+        case "GameEnded":
+            if fields["winner"] is not None:
+                return "log.GameEnded.win", {"player": fields["winner"]}
+            return "log.GameEnded.none", {"reason": fields["reason"]}
+    raise TypeError(f"not an event: {event!r}")
+
+
+def words(args: dict[str, Any], player: Callable[[int], str]) -> dict[str, Any]:
+    """An event's data arguments in words, by name: ``player`` and ``victim`` are seats,
+    ``card`` a card id, ``cards`` card ids, ``pile`` (colour, index within the colour),
+    ``colour`` a colour, ``reason`` an end reason; numbers stay numbers."""
+    out: dict[str, Any] = {}
+    for name, value in args.items():
+        if value is None:
+            continue
+        if name in ("player", "victim"):
+            out[name] = player(value)
+        elif name == "card":
+            out[name] = card_name(value)
+        elif name == "cards":
+            out[name] = render("list.separator").join(map(card_name, value))
+        elif name == "pile":
+            colour, index = value
+            out[name] = render("pile.name", colour=colour_name(colour), number=index + 1)
+        elif name == "colour":
+            out[name] = colour_name(value)
+        elif name == "reason":
+            out[name] = render(f"end.{value}")
+        else:
+            out[name] = value
+    return out
