@@ -13,7 +13,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from sequence_stacks.bots import make_bot
-from sequence_stacks.engine import COLOUR_NAMES, Event, State, describe_event, event_for
+from sequence_stacks.engine import COLOUR_NAMES, Event, State, event_for
+from sequence_stacks.i18n import event_line, render
 from sequence_stacks.sim import GameRow, Rate, Summary, iter_selfplay, play_game, summarize
 
 from .common import CliError, make_console, print_json, settings_from_args, styled, write_json
@@ -55,7 +56,7 @@ def run_watch(args: argparse.Namespace) -> int:
 
     def show(event: Event) -> None:
         shown = event if reveal else event_for(event, None)
-        line = describe_event(shown)
+        line = event_line(shown, lambda seat: render("seat.numbered", number=seat))
         if type(event).__name__ == "TurnStarted":
             console.print()
         if line:

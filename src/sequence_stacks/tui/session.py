@@ -30,11 +30,11 @@ from sequence_stacks.engine import (
     View,
     action_space,
     apply,
-    describe_event,
     event_for,
     observe,
     position_digest,
 )
+from sequence_stacks.i18n import event_line, render
 
 __all__ = ["HUMAN", "BotPlayer", "GameSession", "SeatSpec", "load_record", "seats_from_record"]
 
@@ -222,8 +222,13 @@ class GameSession:
 
 
 def _lines(events: Sequence[Event], seat: int | None) -> list[str]:
-    lines = (describe_event(event_for(event, seat)) for event in events)
+    lines = (event_line(event_for(event, seat), player_name) for event in events)
     return [line for line in lines if line]
+
+
+def player_name(seat: int) -> str:
+    """A seat in the terminal's log: ``Player N`` (seats count from 0 here)."""
+    return render("seat.numbered", number=seat)
 
 
 def load_record(path: Path) -> GameRecord:
