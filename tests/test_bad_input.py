@@ -150,7 +150,7 @@ RECORD_CASES: list[tuple[str, Mutation, str]] = [
     ("bad target", _set_action(6, "0 B1>zero"), r"action 6: cannot read action 'B1>zero'"),
     ("unknown settings", lambda d: d["settings"].update(colour=1), "settings: unknown option"),
     ("bad settings", lambda d: d["settings"].update(player_count=9), "settings: .*2-6"),
-    ("settings as list", _set("settings", [4]), "settings: settings must be a JSON object"),
+    ("settings as list", _set("settings", [4]), r"settings must be a JSON object, not \[4\]"),
     ("result as list", _set("result", [1]), "malformed result"),
     ("result without returns", _set("result", {"reason": "win", "winner": 0}), "malformed"),
     (
@@ -296,21 +296,21 @@ POSITION_CASES: list[tuple[str, Mutation, str]] = [
     ("missing format", lambda d: d.pop("format"), "not a position"),
     ("record format", _set("format", "sequence-stacks/record"), "not a position"),
     ("wrong version", _set("version", 9), "unsupported position version 9"),
-    ("missing settings", lambda d: d.pop("settings"), "'settings' must be a dict"),
+    ("missing settings", lambda d: d.pop("settings"), "the position has no 'settings'"),
     ("unknown setting", lambda d: d["settings"].update(colour="blue"), "unknown option"),
     ("bad setting", lambda d: d["settings"].update(hand_size=0), "hand_size=0 is outside"),
     ("float seed", _set("seed", 2.5), "seed must be an integer or a string"),
-    ("missing hands", lambda d: d.pop("hands"), "'hands' must list one entry per seat"),
-    ("too few hands", lambda d: d["hands"].pop(), "'hands' must list one entry per seat"),
+    ("missing hands", lambda d: d.pop("hands"), "the position has no 'hands'"),
+    ("too few hands", lambda d: d["hands"].pop(), "hands must hold 4 entries, one per seat, not 3"),
     ("hand not a list", lambda d: d["hands"].__setitem__(0, "B1#0"), r"hands\[0\] must be"),
     ("unknown kind", lambda d: d["hands"][0].__setitem__(0, "X1#5"), "unknown card kind"),
     ("card without id", lambda d: d["hands"][0].__setitem__(0, "B3"), "KIND#ID"),
     ("card with empty id", lambda d: d["hands"][0].__setitem__(0, "B3#"), "KIND#ID"),
     ("card id too big", lambda d: d["draw"].__setitem__(0, "B3#999"), "outside 0-119"),
     ("kind and id disagree", lambda d: d["draw"].__setitem__(0, "B3#30"), "id 30 is a B4#30"),
-    ("card as number", lambda d: d["draw"].__setitem__(0, 20), r"draw:"),
+    ("card as number", lambda d: d["draw"].__setitem__(0, 20), r"draw\[0\] must be a card"),
     ("duplicated card", lambda d: d["hands"][0].append(d["draw"][0]), "duplicated or foreign"),
-    ("missing card", lambda d: d["draw"].pop(), r"missing \['"),
+    ("missing card", lambda d: d["draw"].pop(), r"missing \[\w+#\d+\]"),
     ("card in two zones", lambda d: d["special"].append(_hand_card(d)), "not conserved"),
     ("chips not conserved", _set("chips", [[1, 0], [0, 0], [0, 0], [0, 0]]), "blue chips"),
     ("supply too big", _set("supply", [20, 21]), "red chips are not conserved"),
@@ -320,8 +320,12 @@ POSITION_CASES: list[tuple[str, Mutation, str]] = [
         _set("chips", [["a", 0]] * 4),
         r"chips\[0\] must be a \[blue, red\] pair",
     ),
-    ("red card on blue pile", _pile_case("blue", ["R1#"]), r"R1#\d+ cannot be card 1 of a blue"),
-    ("pile starts with 2", _pile_case("red", ["R2#"]), r"R2#\d+ cannot be card 1 of a red"),
+    (
+        "red card on blue pile",
+        _pile_case("blue", ["R1#"]),
+        r"R1#\d+ cannot be card 1 of blue pile 1",
+    ),
+    ("pile starts with 2", _pile_case("red", ["R2#"]), r"R2#\d+ cannot be card 1 of red pile 1"),
     ("pile skips a number", _pile_case("blue", ["B1#", "B3#"]), "cannot be card 2"),
     ("action card on a pile", _pile_case("blue", ["SKIP#"]), "cannot be card 1"),
     (
@@ -329,26 +333,26 @@ POSITION_CASES: list[tuple[str, Mutation, str]] = [
         _pile_case("blue", ["B1#", "B2#", "B3#", "B4#", "B5#"]),
         "holds 5 cards",
     ),
-    ("three blue piles", lambda d: d["piles"].__setitem__("blue", [[], [], []]), "at most 2"),
-    ("piles not an object", _set("piles", [[], []]), "'piles' must be a dict"),
+    ("three blue piles", lambda d: d["piles"].__setitem__("blue", [[], [], []]), "2 of each"),
+    ("piles not an object", _set("piles", [[], []]), "piles must be a JSON object"),
     ("unknown phase", _set("phase", "finished"), "phase must be one of"),
     ("window without data", _set("phase", "block_window"), "needs a 'window' object"),
     ("window while playing", _set("window", {"completer": 0}), "only given while"),
-    ("over without result", _set("phase", "over"), "result is given iff phase is over"),
+    ("over without result", _set("phase", "over"), "result is given exactly when phase"),
     (
         "result while playing",
         _set("result", {"reason": "stalemate", "winner": None, "returns": [0, 0, 0, 0]}),
-        "result is given iff",
+        "result is given exactly when",
     ),
     ("known card not in hand", lambda d: d["known"].__setitem__(1, [_hand_card(d)]), "known"),
     ("direction 0", _set("direction", 0), "direction must be 1 or -1"),
-    ("direction as float", _set("direction", 1.0), "'direction' must be a int"),
-    ("current seat 4", _set("current", 4), "current must be a seat"),
-    ("negative skips", _set("pending_skips", -1), "pending_skips cannot be negative"),
+    ("direction as float", _set("direction", 1.0), r"direction must be 1 or -1 \(R27\), not 1.0"),
+    ("current seat 4", _set("current", 4), "current: there is no seat 4"),
+    ("negative skips", _set("pending_skips", -1), "pending_skips must be a whole number"),
     ("stall mask too wide", _set("stall_mask", 16), "stall_mask"),
     ("no shuffle yet", _set("shuffle_count", 0), "at least 1"),
-    ("epoch of the future", _set("card_epoch", {"B1#0": 3}), "card_epoch out of range"),
-    ("epoch not a number", _set("card_epoch", {"B1#0": "x"}), "malformed position"),
+    ("epoch of the future", _set("card_epoch", {"B1#0": 3}), "card_epoch of B1#0 is 3"),
+    ("epoch not a number", _set("card_epoch", {"B1#0": "x"}), "must be a shuffle number"),
     ("epoch of a bad card", _set("card_epoch", {"B1": 1}), "KIND#ID"),
 ]
 
@@ -370,7 +374,7 @@ def test_malformed_position_is_refused(
 def test_draw_pile_of_an_old_shuffle_is_refused(position: dict[str, Any]) -> None:
     """The draw pile always holds cards of the latest shuffle (N13)."""
     position["shuffle_count"] = 2
-    with pytest.raises(PositionError, match="draw pile epoch"):
+    with pytest.raises(PositionError, match=r"the draw pile holds .* from shuffle 0"):
         position_from_dict(position)
 
 
@@ -381,15 +385,15 @@ def _window(**changes: object) -> Mutation:
 WINDOW_CASES: list[tuple[str, Mutation, str]] = [
     ("window missing", _set("window", None), "needs a 'window' object"),
     ("window not an object", _set("window", [0, 0, [1, 2]]), "needs a 'window' object"),
-    ("no slot", lambda d: d["window"].pop("slot"), "malformed position"),
-    ("slot of an unfinished pile", _window(slot=3), "a blue pile holds 5 cards"),
-    ("slot out of range", _window(slot=99), "a blue pile holds 5 cards"),
+    ("no slot", lambda d: d["window"].pop("slot"), "window has no 'slot'"),
+    ("slot of an unfinished pile", _window(slot=3), "window.slot 3 is red pile 2, which holds"),
+    ("slot out of range", _window(slot=99), "window.slot must be a pile slot 0-3"),
     ("completer out of range", _window(completer=7), "there is no seat 7"),
-    ("completer asked", _window(pending=[0, 1, 2]), "needs a 5-card pile"),
-    ("nobody asked", _window(pending=[]), "needs a 5-card pile"),
-    ("pending not a list", _window(pending=None), "malformed position"),
+    ("completer asked", _window(pending=[0, 1, 2]), "every opponent either still asked"),
+    ("nobody asked", _window(pending=[]), "every opponent either still asked"),
+    ("pending not a list", _window(pending=None), "window.pending must be a list of seats"),
     ("bad answer", _window(pending=[2], answers={"1": "maybe"}), "'pass' or 'block'"),
-    ("answers not an object", _window(answers=[1]), "malformed position"),
+    ("answers not an object", _window(answers=[1]), "window.answers must be a JSON object"),
     ("closed window with a 5-card pile", _set("phase", "playing"), "only given while"),
 ]
 
@@ -508,6 +512,84 @@ def test_inconsistent_block_window_is_refused(
     mutate(window_position)
     with pytest.raises(PositionError):
         position_from_dict(window_position)
+
+
+# --- random damage: every malformed file is one short PositionError or RecordError ------
+
+_ODD_VALUES: list[Any] = [
+    None,
+    True,
+    0,
+    -1,
+    7,
+    10**30,
+    1.5,
+    float("inf"),
+    float("nan"),
+    "",
+    "x",
+    "B3#999",
+    "B3#" + "9" * 60,
+    [],
+    [[]],
+    ["B1#0"] * 200,
+    {},
+    {"0": "pass"},
+    [[["deep"]]],
+    "x" * 10_000,
+]
+
+
+def _damage(data: Any, rng: random.Random, depth: int = 0) -> None:
+    """Delete, add or replace one value somewhere in ``data`` (a dict or a list)."""
+    keys: list[Any] = list(data) if isinstance(data, dict) else list(range(len(data)))
+    if not keys:
+        return
+    key = rng.choice(keys)
+    roll = rng.random()
+    if roll < 0.15:
+        del data[key]
+    elif roll < 0.25 and isinstance(data, dict):
+        data[f"extra{rng.randrange(3)}"] = rng.choice(_ODD_VALUES)
+    elif roll < 0.6 and isinstance(data[key], dict | list) and depth < 4:
+        _damage(data[key], rng, depth + 1)
+    else:
+        data[key] = copy.deepcopy(rng.choice(_ODD_VALUES))
+
+
+def _assert_short(error: Exception) -> None:
+    message = str(error)
+    assert "\n" not in message
+    assert len(message) < 400, message
+
+
+def test_damaged_positions_raise_one_short_position_error() -> None:
+    """R39: whatever is damaged, loading says so in one line; nothing else escapes."""
+    rng = random.Random(12)
+    bases = [position_to_dict(WINDOW_RECORD.replay()), position_to_dict(new_game(Settings(), 7))]
+    bases.append(position_to_dict(FINISHED_RECORD.replay()))
+    for _ in range(3000):
+        data = copy.deepcopy(rng.choice(bases))
+        for _ in range(rng.randint(1, 3)):
+            _damage(data, rng)
+        try:
+            position_from_dict(data)
+        except PositionError as error:
+            _assert_short(error)
+
+
+def test_damaged_records_raise_one_short_record_error() -> None:
+    """R41: the same for game records, replayed to their end."""
+    rng = random.Random(13)
+    bases = [SHORT_RECORD.to_dict(), FINISHED_RECORD.to_dict()]
+    for _ in range(1500):
+        data = copy.deepcopy(rng.choice(bases))
+        for _ in range(rng.randint(1, 3)):
+            _damage(data, rng)
+        try:
+            GameRecord.from_dict(data).replay()
+        except RecordError as error:
+            _assert_short(error)
 
 
 # --- settings (R40) -------------------------------------------------------------------

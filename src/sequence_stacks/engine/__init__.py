@@ -34,7 +34,7 @@ from .errors import (
     SettingsError,
 )
 from .events import Event, describe_event, event_for, event_to_dict
-from .position import position_digest, position_from_dict, position_to_dict, validate_state
+from .position import position_digest, position_from_dict, position_to_dict
 from .record import GameRecord, Replay
 from .resample import resample
 from .rules import (
@@ -50,6 +50,7 @@ from .rules import (
 )
 from .settings import OPTION_RULES, Settings
 from .state import Result, State
+from .validation import validate_state
 from .view import View, observe
 
 __all__ = [

@@ -14,6 +14,8 @@ from __future__ import annotations
 import enum
 from typing import Final
 
+from .errors import shown
+
 __all__ = [
     "ACTION_KINDS",
     "BLUE",
@@ -147,7 +149,7 @@ def kind_from_text(text: str) -> Kind:
     kind = _TEXT_KIND.get(text.strip().upper())
     if kind is None:
         known = ", ".join(_TEXT_KIND)
-        raise ValueError(f"unknown card kind {text!r}; expected one of {known}")
+        raise ValueError(f"unknown card kind {shown(text)}; expected one of {known}")
     return kind
 
 
@@ -160,10 +162,10 @@ def card_from_text(text: str) -> int:
     """Parse ``B3#20`` back to the id 20, checking that the kind matches (R4)."""
     kind_part, sep, id_part = text.strip().partition("#")
     if not sep or not (id_part.isascii() and id_part.isdigit()):
-        raise ValueError(f"card {text!r} is not of the form KIND#ID, e.g. B3#20")
+        raise ValueError(f"card {shown(text)} is not of the form KIND#ID, e.g. B3#20")
+    if len(id_part) > 9 or not 0 <= int(id_part) < CARD_COUNT:  # 9 digits: int() is safe
+        raise ValueError(f"card id {shown(id_part)} is outside 0-{CARD_COUNT - 1} (R4)")
     card_id = int(id_part)
-    if not 0 <= card_id < CARD_COUNT:
-        raise ValueError(f"card id {card_id} is outside 0-{CARD_COUNT - 1} (R4)")
     if CARD_KIND[card_id] != kind_from_text(kind_part):
-        raise ValueError(f"card {text!r}: id {card_id} is a {card_text(card_id)} (R4)")
+        raise ValueError(f"card {shown(text)}: id {card_id} is a {card_text(card_id)} (R4)")
     return card_id

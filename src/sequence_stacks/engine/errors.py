@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import reprlib
+from typing import Final
+
 __all__ = [
     "EngineError",
     "IllegalActionError",
@@ -9,7 +12,14 @@ __all__ = [
     "PositionError",
     "RecordError",
     "SettingsError",
+    "shown",
 ]
+
+_SHORT: Final = reprlib.Repr()
+_SHORT.maxlevel = 2
+_SHORT.maxstring = 40
+_SHORT.maxother = 40
+_SHORT.maxlong = 40
 
 
 class EngineError(Exception):
@@ -46,3 +56,15 @@ class PositionError(EngineError, ValueError):
 
 class RecordError(EngineError, ValueError):
     """A game record is malformed or does not replay (R41)."""
+
+
+def shown(value: object) -> str:
+    """Quote a value from outside in an error message: short, whatever it holds.
+
+    Long text and numbers are cut, deep or long lists and objects abridged, so a
+    message stays one readable line even for a hostile file.
+    """
+    try:
+        return _SHORT.repr(value)
+    except (ValueError, RecursionError):  # an int past the digit limit, a deep nest
+        return f"<{type(value).__name__} too large to show>"

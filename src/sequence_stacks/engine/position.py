@@ -10,17 +10,40 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from .cards import CARD_COLOUR, CARD_RANK, COLOUR_NAMES, card_from_text, card_text, deck_for
-from .errors import PositionError, SettingsError
+from .cards import (
+    CARD_COUNT,
+    COLOUR_NAMES,
+    card_from_text,
+    card_text,
+)
+from .errors import PositionError, SettingsError, shown
+from .fields import (
+    FieldError,
+    expect_int,
+    expect_list,
+    expect_number,
+    expect_object,
+    expect_seat,
+    expect_str,
+)
 from .settings import Settings
-from .state import AWAITING, BLOCK_WINDOW, BLOCKED, OVER, PASSED, PHASE_NAMES, Result, State
+from .state import (
+    AWAITING,
+    BLOCK_WINDOW,
+    BLOCKED,
+    END_REASONS,
+    PASSED,
+    PHASE_NAMES,
+    Result,
+    State,
+)
+from .validation import validate_state
 
 __all__ = ["POSITION_FORMAT", "position_digest", "position_from_dict", "position_to_dict"]
 
 POSITION_FORMAT: Final = "sequence-stacks/position"
 POSITION_VERSION: Final = 1
 _ANSWER_TEXT: Final = {PASSED: "pass", BLOCKED: "block"}
-_END_REASONS: Final = ("win", "stalemate", "max_turns", "max_turn_actions")
 
 
 def _cards(cards: Sequence[int]) -> list[str]:
@@ -83,261 +106,222 @@ def position_digest(state: State) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+_POSITION_KEYS: Final = (
+    "format",
+    "version",
+    "settings",
+    "seed",
+    "shuffle_count",
+    "hands",
+    "draw",
+    "piles",
+    "discards",
+    "special",
+    "pool",
+    "chips",
+    "supply",
+    "direction",
+    "current",
+    "pending_skips",
+    "phase",
+    "window",
+    "turn_count",
+    "turn_actions",
+    "stall_mask",
+    "card_epoch",
+    "known",
+    "result",
+)
+_WINDOW_KEYS: Final = ("completer", "slot", "pending", "answers")
+_RESULT_KEYS: Final = ("reason", "winner", "returns")
+
+
 def position_from_dict(data: Any) -> State:
     """Load and validate a position; raise PositionError saying what is wrong (R39)."""
     if not isinstance(data, Mapping):
         raise PositionError(f"a position is a JSON object, not {type(data).__name__}")
     if data.get("format") != POSITION_FORMAT:
         raise PositionError(f"not a position: 'format' must be {POSITION_FORMAT!r}")
-    if data.get("version") != POSITION_VERSION:
-        raise PositionError(f"unsupported position version {data.get('version')!r}")
+    version = data.get("version")
+    if type(version) is not int or version != POSITION_VERSION:
+        raise PositionError(f"unsupported position version {shown(version)}")
     try:
-        settings = Settings.from_dict(_field(data, "settings", dict))
-    except (SettingsError, TypeError) as error:
+        expect_object(data, "the position", known=_POSITION_KEYS, required=("settings", "hands"))
+        settings = Settings.from_dict(expect_object(data["settings"], "settings"))
+    except SettingsError as error:
         raise PositionError(f"settings: {error}") from None
+    except FieldError as error:
+        raise PositionError(str(error)) from None
     seed = data.get("seed", 0)
     if not isinstance(seed, int | str) or isinstance(seed, bool):
-        raise PositionError("seed must be an integer or a string")
+        raise PositionError(f"seed must be an integer or a string, not {shown(seed)} (R41)")
     state = State.empty(settings, seed)
     try:
         _load_zones(state, data)
         _load_turn(state, data)
-    except (KeyError, TypeError, ValueError) as error:
-        if isinstance(error, PositionError):
-            raise
-        raise PositionError(f"malformed position: {error}") from None
+    except FieldError as error:
+        raise PositionError(str(error)) from None
     validate_state(state)
     return state
 
 
-def _field(data: Mapping[str, Any], name: str, kind: type, default: Any = None) -> Any:
-    value = data.get(name, default)
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
-        raise PositionError(f"{name!r} must be a {kind.__name__}, got {value!r}")
-    return value
-
-
 def _card_list(value: Any, where: str) -> list[int]:
-    if not isinstance(value, list):
-        raise PositionError(f"{where} must be a list of cards like 'B3#20'")
-    try:
-        return [card_from_text(item) for item in value]
-    except (ValueError, AttributeError) as error:
-        raise PositionError(f"{where}: {error}") from None
+    """Read a list of cards written ``KIND#ID``; no zone holds more than the deck."""
+    items = expect_list(value, where, most=CARD_COUNT, items="cards like 'B3#20'")
+    cards = []
+    for index, item in enumerate(items):
+        text = expect_str(item, f"{where}[{index}]", "a card like 'B3#20'")
+        try:
+            cards.append(card_from_text(text))
+        except ValueError as error:
+            raise FieldError(f"{where}[{index}]: {error}") from None
+    return cards
 
 
 def _per_seat(data: Mapping[str, Any], name: str, state: State, default: Any) -> list[Any]:
+    count = state.player_count
     value = data.get(name, default)
-    if not isinstance(value, list) or len(value) != state.player_count:
-        raise PositionError(f"{name!r} must list one entry per seat ({state.player_count})")
-    return value
+    return expect_list(value, name, length=count, items="entries, one per seat")
+
+
+def _seat_card_lists(data: Mapping[str, Any], name: str, state: State) -> list[list[int]]:
+    default: list[list[str]] | None = None  # hands have no default
+    if name != "hands":
+        default = [[] for _ in range(state.player_count)]
+    lists = _per_seat(data, name, state, default)
+    return [_card_list(cards, f"{name}[{seat}]") for seat, cards in enumerate(lists)]
 
 
 def _load_zones(state: State, data: Mapping[str, Any]) -> None:
-    count = state.player_count
-    empty: list[list[str]] = [[] for _ in range(count)]
-    state.hands = [
-        _card_list(h, f"hands[{s}]") for s, h in enumerate(_per_seat(data, "hands", state, None))
-    ]
-    state.discards = [
-        _card_list(d, f"discards[{s}]")
-        for s, d in enumerate(_per_seat(data, "discards", state, empty))
-    ]
-    state.known = [
-        _card_list(k, f"known[{s}]") for s, k in enumerate(_per_seat(data, "known", state, empty))
-    ]
+    state.hands = _seat_card_lists(data, "hands", state)
+    state.discards = _seat_card_lists(data, "discards", state)
+    state.known = _seat_card_lists(data, "known", state)
     state.draw = _card_list(data.get("draw", []), "draw")
     state.special = _card_list(data.get("special", []), "special")
     state.pool = _card_list(data.get("pool", []), "pool")
-    piles = _field(data, "piles", dict, {})
+    _load_piles(state, data.get("piles", {}))
+    _load_epochs(state, data.get("card_epoch", {}))
+
+
+def _load_piles(state: State, value: Any) -> None:
+    piles = expect_object(value, "piles", known=COLOUR_NAMES)
     per_colour = state.settings.piles_per_colour
     for colour, name in enumerate(COLOUR_NAMES):
-        slots = piles.get(name, [])
-        if not isinstance(slots, list) or len(slots) > per_colour:
-            raise PositionError(f"piles.{name} must be a list of at most {per_colour} piles (R9)")
+        where = f"piles.{name}"
+        slots = expect_list(piles.get(name, []), where, items="piles")
+        if len(slots) > per_colour:
+            raise FieldError(
+                f"{where} lists {len(slots)} piles; this game has {per_colour} of each colour (R9)"
+            )
         for index, pile in enumerate(slots):
-            state.piles[colour * per_colour + index] = _card_list(pile, f"piles.{name}[{index}]")
-    epochs = _field(data, "card_epoch", dict, {})
-    for text, epoch in epochs.items():
-        state.card_epoch[card_from_text(text)] = int(epoch)
+            state.piles[colour * per_colour + index] = _card_list(pile, f"{where}[{index}]")
+
+
+def _load_epochs(state: State, value: Any) -> None:
+    """``card_epoch``: ``{"B3#20": 1}``, the shuffle that last put a card in the draw pile."""
+    epochs = expect_object(value, "card_epoch")
+    for key, epoch in epochs.items():
+        text = expect_str(key, "card_epoch", "keyed by cards like 'B3#20'")
+        try:
+            card = card_from_text(text)
+        except ValueError as error:
+            raise FieldError(f"card_epoch: {error}") from None
+        where = f"card_epoch[{shown(text)}]"
+        state.card_epoch[card] = expect_int(epoch, where, 0, wanted="a shuffle number from 0")
 
 
 def _load_turn(state: State, data: Mapping[str, Any]) -> None:
     chips = _per_seat(data, "chips", state, [[0, 0]] * state.player_count)
     state.chips = [_pair(pair, f"chips[{seat}]") for seat, pair in enumerate(chips)]
-    supply = data.get("supply")
-    limit = state.settings.chip_supply
-    if limit is None:
-        state.supply = [0, 0]
-    elif supply is None:
-        state.supply = [
-            limit - sum(p[0] for p in state.chips),
-            limit - sum(p[1] for p in state.chips),
-        ]
-    else:
-        state.supply = _pair(supply, "supply")
-    state.shuffle_count = _field(data, "shuffle_count", int, 1)
-    state.direction = _field(data, "direction", int, 1)
-    state.current = _field(data, "current", int, state.settings.first_seat)
-    state.pending_skips = _field(data, "pending_skips", int, 0)
-    state.turn_count = _field(data, "turn_count", int, 1)
-    state.turn_actions = _field(data, "turn_actions", int, 0)
-    state.stall_mask = _field(data, "stall_mask", int, 0)
-    phase = data.get("phase", "playing")
+    state.supply = _supply(state, data.get("supply"))
+    count = state.player_count
+    state.shuffle_count = expect_int(data.get("shuffle_count", 1), "shuffle_count", 1)
+    state.direction = expect_int(data.get("direction", 1), "direction", wanted="1 or -1 (R27)")
+    state.current = expect_seat(data.get("current", state.settings.first_seat), "current", count)
+    state.pending_skips = expect_int(data.get("pending_skips", 0), "pending_skips", 0)
+    state.turn_count = expect_int(data.get("turn_count", 1), "turn_count", 0)
+    state.turn_actions = expect_int(data.get("turn_actions", 0), "turn_actions", 0)
+    state.stall_mask = expect_int(data.get("stall_mask", 0), "stall_mask", 0, (1 << count) - 1)
+    phase = expect_str(data.get("phase", "playing"), "phase", "the name of a phase")
     if phase not in PHASE_NAMES:
-        raise PositionError(f"phase must be one of {', '.join(PHASE_NAMES)}, not {phase!r}")
+        raise FieldError(f"phase must be one of {', '.join(PHASE_NAMES)}, not {shown(phase)}")
     state.phase = PHASE_NAMES.index(phase)
     window = data.get("window")
     if state.phase == BLOCK_WINDOW:
         _load_window(state, window)
     elif window is not None:
-        raise PositionError("'window' is only given while a Block window is open (R29)")
+        raise FieldError("'window' is only given while a Block window is open (R29)")
     result = data.get("result")
     if result is not None:
-        state.result = Result(
-            str(result["reason"]), result["winner"], tuple(float(r) for r in result["returns"])
-        )
+        state.result = result_from_data(result)
+
+
+def _supply(state: State, value: Any) -> list[int]:
+    """R3: the chip supply ``[blue, red]``; left out, it is what the players do not hold."""
+    limit = state.settings.chip_supply
+    if limit is None:
+        if value not in (None, "unlimited"):
+            raise FieldError(f"supply must be 'unlimited' with unlimited chips, not {shown(value)}")
+        return [0, 0]
+    if value is None:
+        return [limit - sum(pair[colour] for pair in state.chips) for colour in (0, 1)]
+    return _pair(value, "supply")
 
 
 def _pair(value: Any, where: str) -> list[int]:
     """Read a ``[blue, red]`` pair of whole numbers."""
-    if (
-        not isinstance(value, list)
-        or len(value) != 2
-        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-    ):
-        raise PositionError(f"{where} must be a [blue, red] pair of whole numbers")
-    return [value[0], value[1]]
+    wanted = f"{where} must be a [blue, red] pair of whole numbers, not {shown(value)}"
+    pair = value if isinstance(value, list) and len(value) == 2 else None
+    if pair is None or not all(isinstance(v, int) and not isinstance(v, bool) for v in pair):
+        raise FieldError(wanted)
+    return [pair[0], pair[1]]
 
 
-def _seat(value: Any, state: State, where: str) -> int:
-    seat = int(value)
-    if not 0 <= seat < state.player_count:
-        raise PositionError(f"{where}: there is no seat {seat} in this game")
-    return seat
-
-
-def _load_window(state: State, window: Any) -> None:
-    if not isinstance(window, Mapping):
-        raise PositionError("a position in the block_window phase needs a 'window' object (R29)")
-    state.window_completer = _seat(window["completer"], state, "window.completer")
-    state.window_slot = int(window["slot"])
-    state.window_pending = [_seat(seat, state, "window.pending") for seat in window["pending"]]
-    answers = [AWAITING] * state.player_count
-    for seat, answer in dict(window.get("answers", {})).items():
-        if answer not in ("pass", "block"):
-            raise PositionError(f"window answer {answer!r} must be 'pass' or 'block'")
-        answers[_seat(seat, state, "window.answers")] = BLOCKED if answer == "block" else PASSED
-    state.window_answers = answers
-
-
-def validate_state(state: State) -> None:
-    """Raise PositionError unless the state obeys conservation and the zone rules (R39)."""
-    settings = state.settings
-    deck = deck_for(settings.player_count, keep_two_player_reverses=settings.two_player_reverses)
-    cards = state.cards_in_play()
-    if sorted(cards) != list(deck):
-        missing = sorted(set(deck) - set(cards))
-        extra = sorted(c for c in set(cards) if cards.count(c) > 1 or c not in deck)
-        raise PositionError(
-            f"cards are not conserved (R39): missing {_cards(missing)}, duplicated or foreign "
-            f"{_cards(extra)}"
-        )
-    _validate_chips(state)
-    _validate_piles(state)
-    _validate_turn(state)
-
-
-def _validate_chips(state: State) -> None:
-    if any(value < 0 for pair in state.chips for value in pair) or min(state.supply) < 0:
-        raise PositionError("chip counts cannot be negative (R39)")
-    limit = state.settings.chip_supply
-    for colour, name in enumerate(COLOUR_NAMES):
-        held = sum(pair[colour] for pair in state.chips)
-        if limit is not None and held + state.supply[colour] != limit:
-            raise PositionError(
-                f"{name} chips are not conserved (R39): {held} held + {state.supply[colour]} "
-                f"in the supply != {limit}"
-            )
-
-
-def _validate_piles(state: State) -> None:
-    per_colour = state.settings.piles_per_colour
-    for slot, pile in enumerate(state.piles):
-        colour = slot // per_colour
-        longest = 5 if state.phase == BLOCK_WINDOW and slot == state.window_slot else 4
-        if len(pile) > longest:
-            raise PositionError(f"a {COLOUR_NAMES[colour]} pile holds {len(pile)} cards (R17)")
-        for place, card in enumerate(pile):
-            if CARD_COLOUR[card] != colour or CARD_RANK[card] not in (0, place + 1):
-                raise PositionError(
-                    f"{card_text(card)} cannot be card {place + 1} of a {COLOUR_NAMES[colour]} "
-                    "pile (R15, R16)"
-                )
-
-
-def _validate_turn(state: State) -> None:
+def _load_window(state: State, value: Any) -> None:
+    if not isinstance(value, Mapping):
+        raise FieldError("a position in the block_window phase needs a 'window' object (R29)")
+    window = expect_object(value, "window", known=_WINDOW_KEYS, required=_WINDOW_KEYS[:3])
     count = state.player_count
-    for seat, known in enumerate(state.known):
-        if not set(known) <= set(state.hands[seat]) or len(set(known)) != len(known):
-            raise PositionError(f"known[{seat}] names cards not in that hand, or twice")
-    checks = [
-        (state.direction in (1, -1), "direction must be 1 or -1 (R27)"),
-        (0 <= state.current < count, f"current must be a seat 0-{count - 1}"),
-        (state.pending_skips >= 0, "pending_skips cannot be negative (R26)"),
-        (state.turn_actions >= 0, "turn_actions cannot be negative (N17)"),
-        (0 <= state.stall_mask < 1 << count, "stall_mask must be a bit per seat"),
-        (state.shuffle_count >= 1, "shuffle_count counts the first shuffle, so it is at least 1"),
-        (all(0 <= e < state.shuffle_count for e in state.card_epoch), "card_epoch out of range"),
-        (0 <= state.turn_count <= state.settings.max_turns, "turn_count outside 0-max_turns"),
-        (
-            all(state.card_epoch[c] == state.shuffle_count - 1 for c in state.draw),
-            "draw pile epoch",
-        ),
-        ((state.phase == OVER) == (state.result is not None), "result is given iff phase is over"),
+    slots = len(state.piles)
+    state.window_completer = expect_seat(window["completer"], "window.completer", count)
+    wanted = f"a pile slot 0-{slots - 1} (blue slots first, R9)"
+    state.window_slot = expect_int(window["slot"], "window.slot", 0, slots - 1, wanted=wanted)
+    pending = expect_list(window["pending"], "window.pending", most=count, items="seats")
+    state.window_pending = [
+        expect_seat(seat, f"window.pending[{index}]", count) for index, seat in enumerate(pending)
     ]
-    for ok, message in checks:
-        if not ok:
-            raise PositionError(message)
-    if state.result is not None:
-        _validate_result(state.result, count)
-    if state.phase == BLOCK_WINDOW:
-        _validate_window(state)
+    state.window_answers = _window_answers(window.get("answers", {}), count)
 
 
-def _validate_result(result: Result, count: int) -> None:
-    if result.reason not in _END_REASONS:
-        raise PositionError(f"result reason {result.reason!r} must be one of {_END_REASONS}")
-    winner: object = result.winner  # loaded from JSON: may be anything
-    winner_ok = winner is None or (isinstance(winner, int) and not isinstance(winner, bool))
-    if not winner_ok or (result.winner is None) != (result.reason != "win"):
-        raise PositionError("a result names a winning seat exactly when its reason is 'win'")
-    if result.winner is not None and not 0 <= result.winner < count:
-        raise PositionError(f"result winner {result.winner} is not a seat")
-    if result != Result.of(result.reason, result.winner, count):
-        raise PositionError(f"result returns {list(result.returns)} are not the standard vector")
+def _window_answers(value: Any, count: int) -> list[int]:
+    """``{"1": "pass", "2": "block"}``: the answers given so far, by seat (R29)."""
+    answers = [AWAITING] * count
+    for key, answer in expect_object(value, "window.answers").items():
+        digits = isinstance(key, str) and key.isascii() and key.isdigit() and len(key) <= 2
+        seat = int(key) if digits else -1
+        if not 0 <= seat < count:
+            raise FieldError(
+                f"window.answers: there is no seat {shown(key)} in this game (seats 0-{count - 1})"
+            )
+        if answer not in ("pass", "block"):
+            raise FieldError(
+                f"window.answers[{shown(key)}] must be 'pass' or 'block', not {shown(answer)}"
+            )
+        answers[seat] = BLOCKED if answer == "block" else PASSED
+    return answers
 
 
-def _validate_window(state: State) -> None:
-    """R29: a full pile, its completer, and every opponent asked or answered, once."""
-    count = state.player_count
-    completer = state.window_completer
-    slot = state.window_slot
-    pile = state.piles[slot] if 0 <= slot < len(state.piles) else []
-    pending = state.window_pending
-    answered = {s for s, a in enumerate(state.window_answers) if a != AWAITING}
-    opponents = set(range(count)) - {completer}
-    consistent = (
-        len(pile) == 5
-        and 0 <= completer < count
-        and bool(pending)
-        and len(set(pending)) == len(pending)
-        and not set(pending) & answered
-        and completer not in answered
-        and set(pending) | answered == opponents
-    )
-    if not consistent:
-        raise PositionError(
-            "the Block window needs a 5-card pile, a completer, and every opponent either "
-            "still asked or answered, once (R29)"
-        )
+def result_from_data(value: Any, where: str = "result") -> Result:
+    """Read ``{"reason": …, "winner": …, "returns": […]}`` (checked against a game by
+    :func:`validate_state`); raise FieldError naming the field that is wrong."""
+    data = expect_object(value, where, known=_RESULT_KEYS, required=_RESULT_KEYS)
+    reason = data["reason"]
+    if reason not in END_REASONS:
+        reasons = ", ".join(END_REASONS)
+        raise FieldError(f"{where}.reason must be one of {reasons}, not {shown(reason)}")
+    winner = data["winner"]
+    if winner is not None:
+        winner = expect_int(winner, f"{where}.winner", 0, wanted="a seat, or null if nobody won")
+    returns = expect_list(data["returns"], f"{where}.returns", most=6, items="numbers per seat")
+    numbers = tuple(expect_number(r, f"{where}.returns[{i}]") for i, r in enumerate(returns))
+    return Result(reason, winner, numbers)

@@ -7,9 +7,10 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 from .actions import Action, parse_action
-from .errors import EngineError, IllegalActionError, RecordError, SettingsError
+from .errors import EngineError, IllegalActionError, RecordError, SettingsError, shown
 from .events import Event
-from .position import position_digest
+from .fields import FieldError, expect_object
+from .position import position_digest, result_from_data
 from .rng import Seed
 from .rules import apply_in_place, new_game
 from .settings import Settings
@@ -19,6 +20,16 @@ __all__ = ["RECORD_FORMAT", "GameRecord", "Replay"]
 
 RECORD_FORMAT: Final = "sequence-stacks/record"
 RECORD_VERSION: Final = 1
+_RECORD_KEYS: Final = (
+    "format",
+    "version",
+    "settings",
+    "seed",
+    "actions",
+    "result",
+    "digest",
+    "meta",
+)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -68,15 +79,19 @@ class GameRecord:
             raise RecordError(f"a record is a JSON object, not {type(data).__name__}")
         if data.get("format") != RECORD_FORMAT:
             raise RecordError(f"not a game record: 'format' must be {RECORD_FORMAT!r}")
-        if data.get("version") != RECORD_VERSION:
-            raise RecordError(f"unsupported record version {data.get('version')!r}")
+        version = data.get("version")
+        if type(version) is not int or version != RECORD_VERSION:
+            raise RecordError(f"unsupported record version {shown(version)}")
         try:
-            settings = Settings.from_dict(data.get("settings", {}))
-        except (SettingsError, TypeError) as error:
+            expect_object(data, "the record", known=_RECORD_KEYS)
+            settings = Settings.from_dict(expect_object(data.get("settings", {}), "settings"))
+        except SettingsError as error:
             raise RecordError(f"settings: {error}") from None
+        except FieldError as error:
+            raise RecordError(str(error)) from None
         seed = data.get("seed")
         if not isinstance(seed, int | str) or isinstance(seed, bool):
-            raise RecordError("seed must be an integer or a string (R41)")
+            raise RecordError(f"seed must be an integer or a string, not {shown(seed)} (R41)")
         raw_actions = data.get("actions", [])
         if not isinstance(raw_actions, list):
             raise RecordError("'actions' must be a list of strings like '0 B1>new'")
@@ -129,10 +144,12 @@ class Replay:
 
 def _parse_entry(index: int, entry: Any) -> tuple[int, Action]:
     if not isinstance(entry, str):
-        raise RecordError(f"action {index} must be a string like '0 B1>new', got {entry!r}")
+        raise RecordError(f"action {index} must be a string like '0 B1>new', not {shown(entry)}")
     seat_text, _, notation = entry.strip().partition(" ")
     if not (seat_text.isascii() and seat_text.isdigit()):
-        raise RecordError(f"action {index} {entry!r} must start with the acting seat")
+        raise RecordError(f"action {index} {shown(entry)} must start with the acting seat")
+    if len(seat_text) > 2:  # R5: at most 6 seats; int() of a huge number would fail
+        raise RecordError(f"action {index} {shown(entry)}: there is no seat {shown(seat_text)}")
     try:
         return int(seat_text), parse_action(notation)
     except EngineError as error:
@@ -143,13 +160,9 @@ def _parse_result(value: Any) -> Result | None:
     if value is None:
         return None
     try:
-        returns = tuple(float(r) for r in value["returns"])
-        winner = value["winner"]
-        if winner is not None and (not isinstance(winner, int) or isinstance(winner, bool)):
-            raise TypeError("winner must be a seat or null")
-        return Result(str(value["reason"]), winner, returns)
-    except (KeyError, TypeError, ValueError) as error:
-        raise RecordError(f"malformed result {value!r}: {error}") from None
+        return result_from_data(value)
+    except FieldError as error:
+        raise RecordError(f"malformed result: {error}") from None
 
 
 def _parse_meta(value: Any) -> dict[str, Any]:
@@ -162,5 +175,5 @@ def _parse_meta(value: Any) -> dict[str, Any]:
 
 def _optional_str(value: Any, name: str) -> str | None:
     if value is not None and not isinstance(value, str):
-        raise RecordError(f"{name} must be a string")
+        raise RecordError(f"{name} must be a string or null, not {shown(value)}")
     return value

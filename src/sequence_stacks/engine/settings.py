@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
-from .errors import SettingsError
+from .errors import SettingsError, shown
 
 __all__ = ["OPTION_RULES", "Settings"]
 
@@ -90,7 +90,7 @@ class Settings:
         unknown = sorted(set(data) - set(OPTION_RULES))
         if unknown:
             raise SettingsError(
-                f"unknown option(s) {', '.join(map(repr, unknown))}; "
+                f"unknown option(s) {', '.join(map(shown, unknown[:5]))}; "
                 f"known options: {', '.join(OPTION_RULES)}"
             )
         values = dict(data)
@@ -106,10 +106,10 @@ class Settings:
             name, sep, text = option.partition("=")
             name = name.strip().replace("-", "_")
             if not sep:
-                raise SettingsError(f"option {option!r} is not of the form name=value")
+                raise SettingsError(f"option {shown(option)} is not of the form name=value")
             if name not in OPTION_RULES:
                 raise SettingsError(
-                    f"unknown option {name!r}; known options: {', '.join(OPTION_RULES)}"
+                    f"unknown option {shown(name)}; known options: {', '.join(OPTION_RULES)}"
                 )
             values[name] = _parse_value(name, text.strip())
         return cls.from_dict(values)
@@ -131,26 +131,28 @@ def _parse_value(name: str, text: str) -> int | bool | None:
             return True
         if lowered in {"false", "no", "0", "off"}:
             return False
-        raise SettingsError(f"option {name} takes true or false, not {text!r}")
+        raise SettingsError(f"option {name} takes true or false, not {shown(text)}")
     if name == "chip_supply" and text.lower() == "unlimited":
         return None
     digits = text[1:] if text.startswith("-") else text
     if not (digits.isascii() and digits.isdigit()):
-        raise SettingsError(f"option {name} takes a whole number, not {text!r}")
+        raise SettingsError(f"option {name} takes a whole number, not {shown(text)}")
+    if len(digits) > 9:  # far outside every range; int() of a huge one would fail
+        raise SettingsError(f"option {name}={shown(text)} is far outside its range")
     return int(text)
 
 
 def _check_type(name: str, value: object) -> None:
     if name in _BOOL_OPTIONS:
         if not isinstance(value, bool):
-            raise SettingsError(f"option {name} must be true or false, not {value!r}")
+            raise SettingsError(f"option {name} must be true or false, not {shown(value)}")
         return
     if name == "chip_supply" and value is None:
         return
     if not isinstance(value, int) or isinstance(value, bool):
-        raise SettingsError(f"option {name} must be a whole number, not {value!r}")
+        raise SettingsError(f"option {name} must be a whole number, not {shown(value)}")
 
 
 def _check_range(name: str, value: int, low: int, high: int, rule_id: str) -> None:
     if not low <= value <= high:
-        raise SettingsError(f"option {name}={value} is outside {low}-{high} ({rule_id})")
+        raise SettingsError(f"option {name}={shown(value)} is outside {low}-{high} ({rule_id})")

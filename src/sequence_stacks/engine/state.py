@@ -20,6 +20,7 @@ PLAYING: Final = 0
 BLOCK_WINDOW: Final = 1
 OVER: Final = 2
 PHASE_NAMES: Final = ("playing", "block_window", "over")
+END_REASONS: Final = ("win", "stalemate", "max_turns", "max_turn_actions")  # R31, R33, N17
 
 # Answers in a Block window (R29).
 AWAITING: Final = -1
