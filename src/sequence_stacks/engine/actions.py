@@ -26,7 +26,7 @@ import functools
 from typing import Final
 
 from .cards import COLOUR_LETTERS, KIND_COUNT, Kind, kind_colour, kind_from_text, kind_text
-from .errors import NotationError
+from .errors import NotationError, shown
 
 __all__ = [
     "Action",
@@ -121,7 +121,7 @@ def parse_action(text: str) -> Action:
             return Action(ActionType.DISCARD, kind_from_text(cleaned[8:]))
         return _parse_card_action(cleaned)
     except ValueError as error:
-        raise NotationError(f"cannot read action {text!r}: {error} (R37)") from None
+        raise NotationError(f"cannot read action {shown(text)}: {error} (R37)") from None
 
 
 def _parse_card_action(text: str) -> Action:
@@ -150,22 +150,32 @@ def _parse_card_action(text: str) -> Action:
 def _parse_pile(target: str) -> int | None:
     if target.lower() == "new":
         return None
-    if not (target.isascii() and target.isdigit()) or int(target) < 1:
-        raise ValueError(f"pile {target!r} must be 'new' or a pile number from 1, e.g. B3>1")
-    return int(target) - 1
+    number = _parse_number(target, "pile")
+    if number is None or number < 1:
+        raise ValueError(f"pile {shown(target)} must be 'new' or a pile number from 1, e.g. B3>1")
+    return number - 1
 
 
 def _parse_seat(text: str) -> int:
-    digits = text[1:]
-    if len(text) < 2 or text[0].lower() != "p" or not (digits.isascii() and digits.isdigit()):
-        raise ValueError(f"seat {text!r} must look like p2")
-    return int(text[1:])
+    number = _parse_number(text[1:], "seat") if text[:1].lower() == "p" else None
+    if number is None:
+        raise ValueError(f"seat {shown(text)} must look like p2")
+    return number
+
+
+def _parse_number(text: str, what: str) -> int | None:
+    """Read ASCII digits (None if ``text`` is not that); refuse numbers no game has."""
+    if not (text.isascii() and text.isdigit()):
+        return None
+    if len(text) > 6:  # R5, R9: seats and piles are single digits; int() of a huge one fails
+        raise ValueError(f"{what} number {shown(text)} is far too large")
+    return int(text)
 
 
 def _parse_colour(text: str) -> int:
     letter = text.upper()
     if letter not in COLOUR_LETTERS:
-        raise ValueError(f"chip colour {text!r} must be B or R")
+        raise ValueError(f"chip colour {shown(text)} must be B or R")
     return COLOUR_LETTERS.index(letter)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .actions import Action, ActionSpace, ActionType, KindIds, action_space
 from .cards import CARD_KIND, COLOUR_NAMES, Kind, kind_colour, kind_rank, kind_text
-from .errors import IllegalActionError
+from .errors import IllegalActionError, shown
 from .settings import Settings
 from .state import BLOCK_WINDOW, PLAYING, State
 
@@ -50,7 +50,7 @@ def check_play_phase(state: State, seat: int, action: Action) -> None:
 def check_fields(action: object) -> None:
     """Refuse anything that is not an Action with fields of the right types (R37)."""
     if not isinstance(action, Action):
-        raise IllegalActionError("R37", f"{action!r} is not an action")
+        raise IllegalActionError("R37", f"{shown(action)} is not an action")
     # Typed as object: hand-built actions from untyped callers may hold anything.
     action_type: object = action.type
     from_discard: object = action.from_discard
@@ -59,10 +59,14 @@ def check_fields(action: object) -> None:
         isinstance(action_type, ActionType)
         and (action.kind is None or _is_int_in(action.kind, 17))
         and isinstance(from_discard, bool)
-        and all(v is None or _is_int_in(v, 64) for v in numbers)
+        and all(v is None or _is_int(v) for v in numbers)
     )
     if not fields_ok:
-        raise IllegalActionError("R37", f"{action!r} is not a well-formed action")
+        raise IllegalActionError("R37", f"{shown(action)} is not a well-formed action")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _is_int_in(value: object, bound: int) -> bool:
@@ -73,20 +77,32 @@ def _check_shape(state: State, action: Action) -> None:
     """Refuse hand-built actions whose fields do not fit their type (R37)."""
     kind_type = action.type
     kind = action.kind
-    bad = False
+    if kind_type == ActionType.PLAY and kind is not None and kind < 12:
+        _check_pile_number(state, kind, action.pile)
+        return
     if kind_type == ActionType.END:
         bad = kind is not None
     elif kind_type == ActionType.DISCARD:
         bad = kind is None or action.from_discard
     elif kind_type == ActionType.PLAY:
-        piles = state.settings.piles_per_colour
-        bad = (
-            kind is None or kind >= 12 or (action.pile is not None and not 0 <= action.pile < piles)
-        )
+        bad = True  # no kind, or an action card: those are not played on a pile
     else:
         bad = kind != _CARD_KIND_OF_TYPE[kind_type]
     if bad:
         raise IllegalActionError("R37", f"{action!r} is not a well-formed action in this game")
+
+
+def _check_pile_number(state: State, kind: int, pile: int | None) -> None:
+    """R9: a pile number names one of the ``piles_per_colour`` piles of the card's colour."""
+    per_colour = state.settings.piles_per_colour
+    if pile is not None and not 0 <= pile < per_colour:
+        colour = COLOUR_NAMES[kind_colour(kind)]
+        piles = f"{per_colour} {colour} pile" + ("" if per_colour == 1 else "s")
+        raise IllegalActionError(
+            "R37",
+            f"there is no {colour} pile {shown(pile + 1)}: this game has {piles} "
+            f"(piles_per_colour={per_colour}, R9), numbered from 1",
+        )
 
 
 def _check_source(state: State, seat: int, action: Action) -> None:
