@@ -140,8 +140,8 @@ def test_legal_of_a_finished_game(capsys: pytest.CaptureFixture[str], tmp_path: 
     ("content", "message"),
     [
         ("{not json", "is not valid JSON"),
-        ('{"format": "other"}', "bad position: not a position"),
-        ("[]", "bad position: a position is a JSON object, not list"),
+        ('{"format": "other"}', "pos.json': not a position"),
+        ("[]", "pos.json': a position is a JSON object, not list"),
     ],
 )
 def test_legal_refuses_malformed_positions(
@@ -211,7 +211,7 @@ def test_apply_refuses_malformed_input(capsys: pytest.CaptureFixture[str], tmp_p
     assert "error: cannot read action 'B9>1'" in capsys.readouterr().err
     bad = _write(tmp_path / "bad.json", {"format": "sequence-stacks/position", "version": 9})
     assert main(["apply", bad, "end"]) == 2
-    assert "bad position: unsupported position version 9" in capsys.readouterr().err
+    assert "bad.json': unsupported position version 9" in capsys.readouterr().err
 
 
 def test_apply_in_a_block_window_needs_a_seat(
@@ -307,7 +307,7 @@ def test_replay_refuses_a_tampered_record(
     for extra in ([], ["--step"]):
         assert main(["replay", path, *extra]) == 2
         captured = capsys.readouterr()
-        assert "error: bad record: the replayed final position does not match" in captured.err
+        assert "tampered.json': the replayed final position does not match" in captured.err
 
 
 def test_replay_refuses_an_illegal_action(
@@ -317,7 +317,7 @@ def test_replay_refuses_an_illegal_action(
     data = record.to_dict()
     data["actions"][0] = "1 end"
     assert main(["replay", _write(tmp_path / "bad.json", data)]) == 2
-    assert "error: bad record: action 0 (1 end) is illegal: R20" in capsys.readouterr().err
+    assert "bad.json': action 0 (1 end) is illegal: R20" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

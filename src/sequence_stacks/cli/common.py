@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import textwrap
 from pathlib import Path
@@ -27,6 +28,7 @@ __all__ = [
     "print_json",
     "read_json",
     "settings_from_args",
+    "source_name",
     "styled",
     "write_json",
 ]
@@ -34,6 +36,7 @@ __all__ = [
 EXIT_OK: Final = 0
 EXIT_ILLEGAL: Final = 1
 EXIT_BAD_INPUT: Final = 2
+_MAX_DIGITS: Final = 4300  # CPython's default int_max_str_digits: no JSON number is longer
 
 _STYLES: Final = (
     (r"\bB[1-5W]#\d+|\bblue\b", "bold blue"),
@@ -101,21 +104,94 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         raise CliError(str(error)) from None
 
 
-def read_json(source: str, what: str) -> Any:
-    """Read JSON from a file path, from ``-`` (stdin), or inline text starting with ``{``."""
+def source_name(source: str) -> str:
+    """How messages name where a position or record came from."""
     if source == "-":
-        text = sys.stdin.read()
-    elif source.lstrip().startswith("{"):
+        return "on stdin"
+    if source.lstrip().startswith("{"):
+        return "(inline JSON)"
+    return repr(source)
+
+
+def read_json(source: str, what: str) -> Any:
+    """Read JSON from a file path, from ``-`` (stdin), or inline text starting with ``{``.
+
+    Anything unreadable (not UTF-8, not JSON, nested too deeply, a number too long or not
+    finite) is a CliError naming ``what`` and the source, never a traceback.
+    """
+    name = source_name(source)
+    if source != "-" and source.lstrip().startswith("{"):
         text = source
     else:
-        try:
-            text = Path(source).read_text(encoding="utf-8")
-        except OSError as error:
-            raise CliError(f"cannot read {what} {source!r}: {error.strerror or error}") from None
+        text = _decode(_read_bytes(source, what), what, name)
+    return _parse_json(text, what, name)
+
+
+def _read_bytes(source: str, what: str) -> bytes | str:
+    if source == "-":
+        stream = getattr(sys.stdin, "buffer", None)  # tests may swap in a text stream
+        return stream.read() if stream is not None else sys.stdin.read()
     try:
-        return json.loads(text)
+        return Path(source).read_bytes()
+    except OSError as error:
+        reason = error.strerror or error
+        raise CliError(f"cannot read {what} {source_name(source)}: {reason}") from None
+
+
+def _decode(data: bytes | str, what: str, name: str) -> str:
+    if isinstance(data, str):
+        return data
+    try:
+        return data.decode("utf-8-sig")  # a byte-order mark, as some editors write, is fine
+    except UnicodeDecodeError as error:
+        byte = data[error.start]
+        raise CliError(
+            f"{what} {name} is not UTF-8 text (byte 0x{byte:02x} at offset {error.start}); "
+            "positions and records are UTF-8 JSON"
+        ) from None
+
+
+class _BadNumberError(ValueError):
+    """A JSON number the reader refuses (raised from json's hooks)."""
+
+
+def _parse_int(text: str) -> int:
+    limit = min(_MAX_DIGITS, sys.get_int_max_str_digits() or _MAX_DIGITS)
+    digits = len(text.lstrip("-"))
+    if digits > limit:
+        raise _BadNumberError(f"a number of {digits} digits (at most {limit} are read)")
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        cut = text if len(text) <= 20 else f"{text[:20]}..."
+        raise _BadNumberError(f"the number {cut}, too large to read")
+    return value
+
+
+def _refuse_constant(text: str) -> float:
+    raise _BadNumberError(f"{text}, which is not a JSON number")
+
+
+def _parse_json(text: str, what: str, name: str) -> Any:
+    try:
+        return json.loads(
+            text,
+            parse_int=_parse_int,
+            parse_float=_parse_float,
+            parse_constant=_refuse_constant,
+        )
+    except _BadNumberError as error:
+        raise CliError(f"{what} {name} holds {error}") from None
     except json.JSONDecodeError as error:
-        raise CliError(f"{what} {source!r} is not valid JSON: {error}") from None
+        raise CliError(f"{what} {name} is not valid JSON: {error}") from None
+    except RecursionError:
+        raise CliError(
+            f"{what} {name} nests arrays or objects too deeply to read (a {what} needs "
+            "only a few levels)"
+        ) from None
 
 
 def write_json(path: Path, data: Any) -> None:

@@ -31,6 +31,7 @@ from .common import (
     print_json,
     read_json,
     settings_from_args,
+    source_name,
 )
 
 __all__ = ["run_apply", "run_legal", "run_new_position", "run_rules"]
@@ -42,7 +43,7 @@ def load_position(source: str) -> State:
     try:
         return position_from_dict(data)
     except PositionError as error:
-        raise CliError(f"bad position: {error}") from None
+        raise CliError(f"bad position {source_name(source)}: {error}") from None
 
 
 def run_legal(args: argparse.Namespace) -> int:

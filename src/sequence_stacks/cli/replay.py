@@ -19,7 +19,7 @@ from sequence_stacks.engine import (
     position_digest,
 )
 
-from .common import CliError, make_console, read_json, styled
+from .common import CliError, make_console, read_json, source_name, styled
 
 __all__ = ["run_replay"]
 
@@ -32,7 +32,7 @@ def run_replay(args: argparse.Namespace) -> int:
         seat = _viewer(record, args.seat)
         final = _step_through(record, seat) if args.step else record.replay()
     except RecordError as error:
-        raise CliError(f"bad record: {error}") from None
+        raise CliError(f"bad record {source_name(args.record)}: {error}") from None
     print(_ok_line(record, final))
     return 0
 
