@@ -93,6 +93,9 @@ def test_a_tampered_save_is_refused(tmp_path: Path) -> None:
     path.write_text("{not json")
     with pytest.raises(RecordError, match="cannot read"):
         load_record(path)
+    path.write_text("[" * 100_000)  # nested deeper than the parser goes
+    with pytest.raises(RecordError, match="cannot read"):
+        load_record(path)
 
 
 def test_seats_from_record_needs_one_kind_per_seat() -> None:

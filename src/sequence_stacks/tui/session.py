@@ -235,7 +235,7 @@ def load_record(path: Path) -> GameRecord:
     """Read a record file; raise RecordError if it is not a readable game record."""
     try:
         data: Any = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
+    except (OSError, ValueError, RecursionError) as error:
         raise RecordError(f"cannot read {path}: {error}") from None
     return GameRecord.from_dict(data)
 
