@@ -1,6 +1,8 @@
-// The lobby page: create a table, list public tables.
+// The lobby page: create a table, list public tables. Every word is a message (#13).
 
 import { h } from "./dom.js";
+import { refusalLine } from "./eventlog.js";
+import { loadWords, t } from "./messages.js";
 
 const form = document.querySelector("#create");
 const list = document.querySelector("#tables");
@@ -29,15 +31,20 @@ form.addEventListener("submit", async (event) => {
   });
   const data = await response.json();
   if (!response.ok) {
-    problem.textContent = data.reason;
+    problem.textContent = refusalLine(data, (seat) => t("seat.numbered", { number: seat + 1 }));
     return;
   }
   location.href = data.url;
 });
 
 function seatText(seat) {
-  if (seat.kind === "empty") return "open seat";
-  return seat.kind === "bot" ? `${seat.name} (bot)` : seat.name;
+  if (seat.kind === "empty") return t("lobby.open_seat");
+  return seat.kind === "bot" ? t("lobby.bot_seat", { name: seat.name }) : seat.name;
+}
+
+function statusText(table, open) {
+  if (table.status === "lobby") return t("lobby.open_seats", { count: open });
+  return t(`lobby.status.${table.status}`);
 }
 
 async function refresh() {
@@ -47,23 +54,27 @@ async function refresh() {
   if (!data.tables.length) {
     const empty = document.createElement("li");
     empty.className = "muted";
-    empty.textContent = "No public tables yet: create one!";
+    empty.textContent = t("lobby.no_tables");
     list.append(empty);
   }
   for (const table of data.tables) {
     const item = document.createElement("li");
     item.className = "table-row";
     const open = table.seats.filter((s) => s.kind === "empty").length;
-    const status = table.status === "lobby" ? `${open} open seat${open === 1 ? "" : "s"}` : table.status;
-    const who = table.seats.filter((s) => s.kind !== "empty").map(seatText).join(", ");
+    const who = table.seats.filter((s) => s.kind !== "empty").map(seatText).join(t("list.separator"));
+    const title = t("lobby.table", { id: table.id.slice(0, 6), count: table.players });
     item.append(
-      h("a", { href: `/t/${encodeURIComponent(table.id)}` }, `Table ${table.id.slice(0, 6)} · ${table.players} players`),
-      h("span", { class: "badge" }, status),
+      h("a", { href: `/t/${encodeURIComponent(table.id)}` }, title),
+      h("span", { class: "badge" }, statusText(table, open)),
       h("span", { class: "muted who" }, who),
     );
     list.append(item);
   }
 }
 
-refresh();
-setInterval(refresh, 5000);
+loadWords()
+  .catch((error) => console.error(`the messages or the catalog did not load: ${error}`))
+  .finally(() => {
+    refresh();
+    setInterval(refresh, 5000);
+  });

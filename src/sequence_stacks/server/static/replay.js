@@ -1,8 +1,11 @@
 // The replay page: step through a game. While it runs you see only what your seat
-// (or a spectator) could see; once it is over, every hand is shown.
+// (or a spectator) could see; once it is over, every hand is shown. Every word comes
+// from the messages and every card fact from the catalog (#13).
 
-import { cardBack, cardElement, COLOURS, prettyText } from "./cards.js";
+import { cardBack, cardElement, colourClass } from "./cards.js";
 import { h } from "./dom.js";
+import { eventMessage, line, pileName, refusalLine } from "./eventlog.js";
+import { loadWords, t } from "./messages.js";
 
 const parts = location.pathname.split("/");
 const tableId = decodeURIComponent(parts[2]);
@@ -10,7 +13,19 @@ const game = Number(parts[3]);
 const token = localStorage.getItem(`sequence-stacks:token:${tableId}`);
 const slider = document.querySelector("#step");
 let names = [];
+let you = null;
 let total = 0;
+
+/** A seat's display name: the player's, else "Player N". */
+function seatName(seat) {
+  return names[seat] || t("seat.numbered", { number: seat + 1 });
+}
+
+/** A seat as the log names it: "Ann (you)" for your own. */
+function logName(seat) {
+  const name = seatName(seat);
+  return seat === you ? t("seat.you_named", { name }) : name;
+}
 
 async function load(step) {
   const query = step === null ? "" : `?step=${step}`;
@@ -18,21 +33,22 @@ async function load(step) {
   const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/games/${game}${query}`, { headers });
   const data = await response.json();
   if (!response.ok) {
-    document.querySelector("#replay-note").textContent = data.reason;
+    document.querySelector("#replay-note").textContent = refusalLine(data, seatName);
     return;
   }
   if (!names.length) {
     const table = await (await fetch(`/api/tables/${encodeURIComponent(tableId)}`)).json();
     names = table.seats.map((s) => s.name);
   }
+  you = data.you;
   total = data.steps;
   slider.max = String(total);
   slider.value = String(data.step);
-  document.querySelector("#replay-title").textContent = `Replay: table ${tableId.slice(0, 6)}, game ${game}`;
-  document.querySelector("#replay-note").textContent = data.over
-    ? "The game is over: every hand is shown."
-    : data.you === null ? "The game is running: you see what a spectator sees." : "The game is running: you see only your own hand.";
-  document.querySelector("#step-label").textContent = `step ${data.step} of ${total}`;
+  document.querySelector("#replay-title").textContent = t("replay.title", { id: tableId.slice(0, 6), game });
+  document.querySelector("#replay-note").textContent = t(data.over
+    ? "replay.over"
+    : data.you === null ? "replay.running_spectator" : "replay.running_seat");
+  document.querySelector("#step-label").textContent = t("replay.step", { step: data.step, count: total });
   render(data);
 }
 
@@ -41,10 +57,8 @@ function render(data) {
   const events = document.querySelector("#step-events");
   events.replaceChildren();
   for (const event of data.entry.events) {
-    if (!event.text) continue;
-    const li = document.createElement("li");
-    li.textContent = prettyText(event.text, names);
-    events.append(li);
+    const found = eventMessage(event);
+    if (found) events.append(h("li", {}, line(found, logName)));
   }
   const per = view.settings.piles_per_colour;
   const piles = document.querySelector("#replay-piles");
@@ -52,7 +66,7 @@ function render(data) {
   view.piles.forEach((cards, slot) => {
     const colour = Math.floor(slot / per);
     const box = document.createElement("div");
-    box.className = `pile ${COLOURS[colour]}`;
+    box.className = `pile ${colourClass(colour)}`;
     const stack = document.createElement("div");
     stack.className = "stack";
     cards.forEach((card, i) => {
@@ -60,10 +74,10 @@ function render(data) {
       el.style.setProperty("--i", i);
       stack.append(el);
     });
-    if (!cards.length) stack.append(h("span", { class: "slot-empty" }, "empty"));
+    if (!cards.length) stack.append(h("span", { class: "slot-empty" }, t("table.pile_empty")));
     const caption = h("div", { class: "caption" },
-      h("span", {}, `${COLOURS[colour]} pile ${(slot % per) + 1}`),
-      h("span", { class: "count" }, `${cards.length}/5`));
+      h("span", {}, pileName(colour, slot % per)),
+      h("span", { class: "count" }, t("table.pile_count", { count: cards.length })));
     box.append(stack, caption);
     piles.append(box);
   });
@@ -73,7 +87,7 @@ function render(data) {
     const panel = document.createElement("section");
     panel.className = "seat" + (view.current === seat ? " current" : "");
     const header = h("header", {},
-      h("b", { class: "name" }, names[seat] ?? `Seat ${seat + 1}`),
+      h("b", { class: "name" }, seatName(seat)),
       h("span", { class: "chip blue" }, view.chips[seat][0]),
       h("span", { class: "chip red" }, view.chips[seat][1]));
     const hand = document.createElement("div");
@@ -86,7 +100,7 @@ function render(data) {
     view.discards[seat].forEach((card) => discard.append(cardElement(card, { small: true })));
     panel.append(header, hand);
     if (view.discards[seat].length) {
-      panel.append(h("div", { class: "muted" }, "discard pile"), discard);
+      panel.append(h("div", { class: "muted" }, t("replay.discard_pile")), discard);
     }
     seats.append(panel);
   });
@@ -102,4 +116,6 @@ document.addEventListener("keydown", (event) => {
   if (event.key === "ArrowRight") go(Number(slider.value) + 1);
   if (event.key === "ArrowLeft") go(Number(slider.value) - 1);
 });
-load(null);
+loadWords()
+  .catch((error) => console.error(`the messages or the catalog did not load: ${error}`))
+  .finally(() => load(null));

@@ -1,9 +1,13 @@
 // The table page: lobby controls between games, the board during one.
 // It renders the views the server sends and posts commands; it owns no rules: what may
-// be played comes from the view's legal action ids (decoded with the "actions" table).
+// be played comes from the view's legal action ids, each described as fields
+// (`action_fields`: type, kind, source, pile, victim, colour), and every word a player
+// reads is a message (#13).
 
-import { cardBack, cardElement, cardInfo, COLOURS, icon, kindName, prettyText } from "./cards.js";
+import { cardBack, cardElement, colourClass, icon } from "./cards.js";
 import { h } from "./dom.js";
+import { colourName, entryMessage, eventMessage, kindInfo, kindName, kindOf, line, pileName, refusalLine } from "./eventlog.js";
+import { loadWords, t } from "./messages.js";
 import { TableSocket } from "./net.js";
 import { rulesNodes } from "./rules.js";
 
@@ -15,7 +19,7 @@ const ui = {
   you: null,
   table: null,
   view: null,
-  actions: null,
+  fields: null,
   bots: ["greedy", "random"],
   log: [],
   timer: null,
@@ -30,7 +34,7 @@ const socket = new TableSocket(tableId, {
     ui.you = frame.you;
     ui.table = frame.table;
     ui.view = frame.view;
-    ui.actions = frame.actions;
+    ui.fields = frame.action_fields;
     ui.bots = frame.bots;
     // A token is rejected once its seat is gone for good (left, or lost at a rematch).
     // A player whose seat a bot took over while they were away is given it back by the
@@ -44,8 +48,12 @@ const socket = new TableSocket(tableId, {
   update(frame) {
     ui.table = frame.table;
     ui.view = frame.view;
-    if (frame.actions) ui.actions = frame.actions;
-    if (frame.op === "start") ui.log = [];
+    if (frame.op === "start") {
+      // A start's `action_fields` is every action id of your seat (as in a sync); any
+      // other update's is the entry's own action.
+      ui.fields = frame.action_fields;
+      ui.log = [];
+    }
     addLog(frame);
     setTimer(frame.timer);
     if (ui.selected && !sourceActions(ui.selected).length) ui.selected = null;
@@ -57,42 +65,36 @@ const socket = new TableSocket(tableId, {
     renderSeats();
   },
   refused(frame) {
-    const rule = frame.rule ? ` (${frame.rule})` : "";
-    const reason = frame.code === "stale" ? "The table moved on before that arrived; try again." : frame.reason;
-    notify(`${reason}${rule}`, "error");
+    notify(refusalLine(frame, logName), "error");
   },
 });
 
 // --- names, log, timer --------------------------------------------------------------
 
-function names() {
-  return ui.table ? ui.table.seats.map((s, i) => (i === ui.you ? "You" : s.name || `Seat ${i + 1}`)) : [];
+/** A seat's display name: the player's, else "Player N". */
+function seatName(seat) {
+  return ui.table?.seats[seat]?.name || t("seat.numbered", { number: seat + 1 });
 }
 
-const LOBBY_WORDS = {
-  sit: "takes a seat",
-  leave: "leaves the table",
-  add_bot: "joins (bot)",
-  remove_bot: "is removed",
-  replace: "is away: a bot plays for them",
-  reclaim: "is back and takes the seat again",
-};
-
-function logNames() {
-  return ui.table ? ui.table.seats.map((s, i) => (s.name || `Seat ${i + 1}`) + (i === ui.you ? " (you)" : "")) : [];
+/** A seat as the board names it: "You" for your own. */
+function boardName(seat) {
+  return seat === ui.you ? t("seat.you") : seatName(seat);
 }
+
+/** A seat as the log names it: "Ann (you)" for your own. */
+function logName(seat) {
+  const name = seatName(seat);
+  return seat === ui.you ? t("seat.you_named", { name }) : name;
+}
+
+const LOG_CLASSES = { TurnStarted: "log-turn", GameEnded: "log-end" };
 
 function addLog(entry) {
-  const who = logNames();
-  if (LOBBY_WORDS[entry.op] && entry.seat !== null) {
-    const name = ui.table?.seats[entry.seat]?.name || `Seat ${entry.seat + 1}`;
-    ui.log.push({ text: `${name} ${LOBBY_WORDS[entry.op]}.`, kind: "log-lobby" });
-  }
-  if (entry.op === "start") ui.log.push({ text: `Game ${entry.game} begins.`, kind: "log-lobby" });
+  const own = entryMessage(entry);
+  if (own) ui.log.push({ line: line(own, logName), kind: "log-lobby" });
   for (const event of entry.events) {
-    if (!event.text || event.type === "TurnEnded") continue;
-    const kind = event.type === "TurnStarted" ? "log-turn" : event.type === "GameEnded" ? "log-end" : "";
-    ui.log.push({ text: prettyText(event.text, who), kind });
+    const found = eventMessage(event);
+    if (found) ui.log.push({ line: line(found, logName), kind: LOG_CLASSES[event.type] ?? "" });
   }
   if (ui.log.length > 300) ui.log.splice(0, ui.log.length - 300);
 }
@@ -110,7 +112,7 @@ function remainingSeconds() {
 
 setInterval(() => {
   const seconds = remainingSeconds();
-  for (const el of document.querySelectorAll("[data-countdown]")) el.textContent = seconds === null ? "" : `${seconds}s`;
+  for (const el of document.querySelectorAll("[data-countdown]")) el.textContent = seconds === null ? "" : t("table.seconds", { count: seconds });
 }, 250);
 
 function notify(text, kind = "info") {
@@ -125,43 +127,40 @@ function notify(text, kind = "info") {
 function showConnection(kind) {
   const el = $("#connection");
   el.dataset.state = kind;
-  el.querySelector(".text").textContent = { online: "Connected", connecting: "Connecting…", reconnecting: "Reconnecting…" }[kind];
+  const key = { online: "table.connected", connecting: "table.connecting", reconnecting: "table.reconnecting" }[kind];
+  el.querySelector(".text").textContent = t(key);
 }
 
 // --- legal actions --------------------------------------------------------------------
 
-function parseAction(text) {
-  if (text === "pass" || text === "block" || text === "end") return { word: text };
-  if (text.startsWith("discard ")) return { discard: text.slice(8) };
-  const fromTop = text.startsWith("^");
-  const [kind, target = ""] = (fromTop ? text.slice(1) : text).split(">");
-  const parsed = { kind, fromTop };
-  if (target === "new") parsed.pile = "new";
-  else if (/^\d+$/.test(target)) parsed.pile = Number(target) - 1;
-  else if (target.startsWith("p")) {
-    const [seat, colour] = target.slice(1).split(":");
-    parsed.victim = Number(seat);
-    if (colour) parsed.colour = colour === "B" ? 0 : 1;
-  }
-  return parsed;
-}
-
+/** The legal actions of your seat, each its id and its fields. */
 function legal() {
-  if (!ui.view || !ui.actions) return [];
-  return ui.view.legal_action_ids.map((id) => ({ id, text: ui.actions[id], ...parseAction(ui.actions[id]) }));
+  if (!ui.view || !ui.fields) return [];
+  return ui.view.legal_action_ids.map((id) => ({ id, ...ui.fields[id] }));
 }
 
-// A source is "hand:B3" or "top" (the top of your own discard pile).
+/** The id of your seat's action of a type that takes no card (pass, block, end). */
+function plainAction(type) {
+  const id = ui.fields ? ui.fields.findIndex((a) => a.type === type) : -1;
+  return id < 0 ? null : id;
+}
+
+// A source is "hand:<kind index>" or "top" (the top of your own discard pile).
 function sourceActions(source) {
   return legal().filter((a) => {
-    if (source === "top") return a.fromTop;
-    const kind = source.slice(5);
-    return (a.kind === kind && !a.fromTop) || a.discard === kind;
+    if (source === "top") return a.from_discard;
+    return a.kind === Number(source.slice(5)) && !a.from_discard;
   });
 }
 
-function act(text) {
-  socket.command("act", { action: text });
+/** The colour a played card's pile has: the card kind's own. */
+function pileColour(action) {
+  return kindInfo(action.kind).colour;
+}
+
+function act(id) {
+  if (id === null || id === undefined) return;
+  socket.command("act", { action_id: id });
   ui.selected = null;
   render();
 }
@@ -187,8 +186,8 @@ function render() {
 
 function renderHeader() {
   const settings = ui.table.settings;
-  $("#table-title").textContent = `Table ${tableId.slice(0, 6)}`;
-  $("#goal").textContent = `First to ${settings.chips_to_win} chips, at least ${settings.min_each_colour} of each colour`;
+  $("#table-title").textContent = t("table.title", { id: tableId.slice(0, 6) });
+  $("#goal").textContent = t("table.goal", { count: settings.chips_to_win, each: settings.min_each_colour });
 }
 
 function renderLobby() {
@@ -197,16 +196,13 @@ function renderLobby() {
   const seated = ui.you !== null;
   $("#join").hidden = seated || table.status === "playing" || !table.seats.some((s) => s.kind === "empty");
   $("#start").hidden = !seated;
-  $("#start").textContent = table.status === "over" ? "Rematch" : "Start game";
+  $("#start").textContent = t(table.status === "over" ? "table.rematch" : "table.start");
   $("#leave").hidden = !seated;
   $("#share-url").value = location.href;
   const result = $("#result");
   if (table.status === "over" && table.result) {
-    const winner = table.result.winner;
     result.hidden = false;
-    result.querySelector(".text").textContent = winner === null
-      ? `Game over: no winner (${table.result.reason.replace("_", " ")}).`
-      : winner === ui.you ? "You win!" : `${table.seats[winner].name} wins!`;
+    result.querySelector(".text").textContent = resultText(table.result);
     result.querySelector("a").href = `/replay/${encodeURIComponent(tableId)}/${table.game}`;
   } else {
     result.hidden = true;
@@ -218,20 +214,20 @@ function renderLobby() {
     row.className = `lobby-seat ${seat.kind}`;
     const label = document.createElement("span");
     label.className = "seat-name";
-    label.textContent = seat.kind === "empty" ? "Open seat" : seat.name + (index === ui.you ? " (you)" : "");
+    label.textContent = seat.kind === "empty" ? t("table.open_seat") : logName(index);
     const kind = document.createElement("span");
     kind.className = "badge";
-    kind.textContent = seat.kind === "bot" ? `${seat.bot} bot` : seat.kind === "human" ? (seat.connected ? "online" : "away") : "empty";
-    row.append(`${index + 1}.`, label, kind);
+    kind.textContent = seatBadge(seat);
+    row.append(t("table.seat_number", { number: index + 1 }), label, kind);
     if (seated && table.status !== "playing") {
       if (seat.kind === "empty") {
         for (const bot of ui.bots) {
-          const add = button(`Add ${bot} bot`, () => socket.command("add_bot", { seat: index, bot }));
+          const add = button(t("table.add_bot", { bot }), () => socket.command("add_bot", { seat: index, bot }));
           add.className = "small";
           row.append(add);
         }
       } else if (seat.kind === "bot") {
-        const remove = button("Remove", () => socket.command("remove_bot", { seat: index }));
+        const remove = button(t("table.remove_bot"), () => socket.command("remove_bot", { seat: index }));
         remove.className = "small";
         row.append(remove);
       }
@@ -239,6 +235,19 @@ function renderLobby() {
     list.append(row);
   });
   box.querySelector(".empty-note").hidden = !seated;
+}
+
+/** The end of a game in words: who won, or why nobody did. */
+function resultText(result) {
+  if (result.winner === null) return t("table.no_winner", { reason: t(`end.${result.reason}`) });
+  return result.winner === ui.you ? t("table.you_win") : t("table.wins", { player: seatName(result.winner) });
+}
+
+/** A seat's badge: its bot, whether its player is online, or empty. */
+function seatBadge(seat) {
+  if (seat.kind === "bot") return t("table.bot_badge", { bot: seat.bot });
+  if (seat.kind === "human") return t(seat.connected ? "table.online" : "table.away");
+  return t("table.empty");
 }
 
 function button(text, onClick, extra = "") {
@@ -256,23 +265,24 @@ function renderBoard() {
   const selectedActions = ui.selected ? sourceActions(ui.selected) : [];
   const piles = $("#piles");
   piles.replaceChildren();
-  for (let colour = 0; colour < 2; colour++) {
+  for (let colour = 0; colour < view.piles.length / per; colour++) {
     const firstFree = [...Array(per).keys()].find((p) => view.piles[colour * per + p].length === 0);
     for (let p = 0; p < per; p++) {
       const cards = view.piles[colour * per + p];
       const slot = document.createElement("button");
       slot.type = "button";
-      slot.className = `pile ${COLOURS[colour]}`;
-      const targets = selectedActions.filter((a) => a.pile !== undefined && a.kind[0] === (colour ? "R" : "B")
-        && (a.pile === p || (a.pile === "new" && p === firstFree)));
+      slot.className = `pile ${colourClass(colour)}`;
+      const targets = selectedActions.filter((a) => a.type === "play" && pileColour(a) === colour
+        && (a.pile === p || (a.pile === null && p === firstFree)));
       if (targets.length) {
         slot.classList.add("target");
-        slot.addEventListener("click", () => act(targets[0].text));
+        slot.addEventListener("click", () => act(targets[0].id));
       } else {
         slot.disabled = true;
       }
-      const label = `${COLOURS[colour]} pile ${p + 1}`;
-      slot.setAttribute("aria-label", `${label}: ${cards.length} of 5${targets.length ? ", play here" : ""}`);
+      const name = pileName(colour, p);
+      const label = t("table.pile_label", { pile: name, count: cards.length });
+      slot.setAttribute("aria-label", targets.length ? t("table.play_here", { label }) : label);
       const stack = document.createElement("div");
       stack.className = "stack";
       if (cards.length) {
@@ -282,9 +292,10 @@ function renderBoard() {
           stack.append(el);
         });
       } else {
-        stack.append(h("span", { class: "slot-empty" }, targets.length ? "Start here" : "empty"));
+        stack.append(h("span", { class: "slot-empty" }, t(targets.length ? "table.start_here" : "table.pile_empty")));
       }
-      const caption = h("div", { class: "caption" }, h("span", {}, label), h("span", { class: "count" }, `${cards.length}/5`));
+      const caption = h("div", { class: "caption" },
+        h("span", {}, name), h("span", { class: "count" }, t("table.pile_count", { count: cards.length })));
       slot.append(stack, caption);
       piles.append(slot);
     }
@@ -296,19 +307,18 @@ function renderBoard() {
   specialBox.replaceChildren(special.length ? cardElement(special[special.length - 1], { small: true }) : emptyCard());
   $("#special-count").textContent = special.length;
   const turn = $("#turn");
-  const who = names();
   const current = view.current;
   const phase = view.phase;
   let text;
-  if (view.result) text = view.result.winner === null ? "Game over: no winner" : `${who[view.result.winner]} ${view.result.winner === ui.you ? "win" : "wins"}!`;
-  else if (phase === "block_window") text = `${who[view.window_completer]} completed a sequence: waiting for Block answers`;
-  else text = current === ui.you ? "Your turn" : `${who[current]}'s turn`;
+  if (view.result) text = resultText(view.result);
+  else if (phase === "block_window") text = t("table.waiting_for_blocks", { player: boardName(view.window_completer) });
+  else text = current === ui.you ? t("table.your_turn") : t("table.turn_of", { player: boardName(current) });
   turn.querySelector(".text").textContent = text;
   turn.dataset.mine = String(current === ui.you && phase === "playing" && !view.result);
-  $("#direction").replaceChildren(icon("REV", 16), view.direction > 0 ? " Clockwise" : " Anticlockwise");
+  $("#direction").replaceChildren(icon("reverse", 16), " ", t(view.direction > 0 ? "table.clockwise" : "table.anticlockwise"));
   $("#direction").dataset.dir = view.direction;
   $("#skips").hidden = !view.pending_skips;
-  $("#skips").textContent = `${view.pending_skips} skip${view.pending_skips === 1 ? "" : "s"} pending`;
+  $("#skips").textContent = t("table.skips_pending", { count: view.pending_skips });
   $("#turn-timer").hidden = !ui.timer || ui.timer.kind !== "turn";
 }
 
@@ -318,18 +328,24 @@ function emptyCard() {
   return el;
 }
 
+/** The pile a Block window is about: a slot of the view's piles, as [colour, index]. */
+function windowPile(view) {
+  const per = view.settings.piles_per_colour;
+  return [Math.floor(view.window_pile / per), view.window_pile % per];
+}
+
 function renderPrompt() {
   const view = ui.view;
   const prompt = $("#block-prompt");
   const asked = view.phase === "block_window" && ui.you !== null && view.window_pending.includes(ui.you);
   prompt.hidden = !asked;
   if (!asked) return;
-  const who = names();
-  prompt.querySelector(".text").textContent = `${who[view.window_completer]} completed a ${view.window_pile !== null ? "" : ""}sequence. Block it?`;
-  const ids = view.legal_action_ids;
+  const pile = pileName(...windowPile(view));
+  prompt.querySelector(".text").textContent = t("prompt.block", { player: boardName(view.window_completer), pile });
+  const canBlock = legal().some((a) => a.type === "block");
   const blockButton = $("#answer-block");
-  blockButton.disabled = !ids.includes(1);
-  blockButton.title = ids.includes(1) ? "Spend a Block card" : "You hold no Block card";
+  blockButton.disabled = !canBlock;
+  blockButton.title = t(canBlock ? "prompt.block_title" : "prompt.no_block_title");
 }
 
 function renderHand() {
@@ -339,15 +355,15 @@ function renderHand() {
   const mine = ui.you !== null && view.hand;
   $("#hand-area").hidden = !mine;
   if (!mine) return;
-  const all = legal();
+  const all = legal().filter((a) => !a.from_discard);
   view.hand.forEach((card, index) => {
-    const info = cardInfo(card);
-    const source = `hand:${info.kind}`;
+    const kind = kindOf(card);
+    const source = `hand:${kind}`;
     const el = cardElement(card, { button: true });
-    const usable = all.some((a) => (a.kind === info.kind && !a.fromTop) || a.discard === info.kind);
-    el.classList.toggle("playable", usable && all.some((a) => a.kind === info.kind && !a.fromTop));
+    const uses = all.filter((a) => a.kind === kind);
+    el.classList.toggle("playable", uses.some((a) => a.type !== "discard"));
     el.classList.toggle("selected", ui.selected === source && ui.selectedIndex === index);
-    el.disabled = !usable;
+    el.disabled = !uses.length;
     el.dataset.index = index;
     el.setAttribute("aria-pressed", String(ui.selected === source && ui.selectedIndex === index));
     el.addEventListener("click", () => select(source, index));
@@ -365,33 +381,40 @@ function select(source, index = -1) {
   render();
 }
 
+/** A choice button's words for one legal action of the selected card. */
+function choiceLabel(a) {
+  switch (a.type) {
+    case "discard":
+      return t("choice.discard", { card: kindName(a.kind) });
+    case "play":
+      if (a.pile === null) return t("choice.new_pile", { colour: colourName(pileColour(a)) });
+      return t("choice.play_on", { pile: pileName(pileColour(a), a.pile) });
+    case "steal_card":
+      return t("choice.steal_card", { player: boardName(a.victim) });
+    case "steal_chip":
+      return t("choice.steal_chip", { colour: colourName(a.colour), player: boardName(a.victim) });
+    default:
+      return t("choice.play", { card: kindName(a.kind) });
+  }
+}
+
 function renderChoices() {
   const bar = $("#choices");
   bar.replaceChildren();
-  const all = legal();
-  const who = names();
-  const endOnly = all.find((a) => a.word === "end");
-  if (endOnly) bar.append(button("End turn", () => act("end"), "primary"));
+  const end = legal().find((a) => a.type === "end");
+  if (end) bar.append(button(t("choice.end"), () => act(end.id), "primary"));
   if (!ui.selected) {
     const hint = document.createElement("span");
     hint.className = "muted";
     const myTurn = ui.view.current === ui.you && ui.view.phase === "playing" && !ui.view.result;
-    hint.textContent = myTurn ? "Select a card to see where it can go. A discard ends your turn." : "";
+    hint.textContent = myTurn ? t("choice.hint") : "";
     bar.append(hint);
     return;
   }
   for (const a of sourceActions(ui.selected)) {
-    let label;
-    if (a.discard) label = `Discard ${kindName(a.discard)} (ends turn)`;
-    else if (a.pile === "new") label = `Start a new ${a.kind[0] === "B" ? "blue" : "red"} pile`;
-    else if (a.pile !== undefined) label = `Play on ${a.kind[0] === "B" ? "blue" : "red"} pile ${a.pile + 1}`;
-    else if (a.kind === "SKIP" || a.kind === "REV") label = `Play ${kindName(a.kind)}`;
-    else if (a.kind === "SCARD") label = `Steal ${who[a.victim]}'s top discard`;
-    else if (a.kind === "SCHIP") label = `Take a ${COLOURS[a.colour]} chip from ${who[a.victim]}`;
-    else label = a.text;
-    bar.append(button(label, () => act(a.text), a.discard ? "discard" : "primary"));
+    bar.append(button(choiceLabel(a), () => act(a.id), a.type === "discard" ? "discard" : "primary"));
   }
-  bar.append(button("Cancel", () => select(null), "ghost"));
+  bar.append(button(t("choice.cancel"), () => select(null), "ghost"));
 }
 
 function renderSeats() {
@@ -399,59 +422,57 @@ function renderSeats() {
   const view = ui.view;
   const box = $("#seats");
   box.replaceChildren();
-  const who = names();
   const selectedActions = ui.selected ? sourceActions(ui.selected) : [];
+  const fromTop = legal().some((a) => a.from_discard);
   ui.table.seats.forEach((seat, index) => {
     const panel = document.createElement("section");
     panel.className = "seat";
     if (index === ui.you) panel.classList.add("me");
     if (view && !view.result && view.phase === "playing" && view.current === index) panel.classList.add("current");
     if (view && view.phase === "block_window" && view.window_pending.includes(index)) panel.classList.add("asked");
-    const status = seat.kind === "bot" ? `${seat.bot} bot` : seat.kind === "human" ? (seat.connected ? "online" : "away") : "empty";
     panel.append(h("header", {},
       h("span", { class: `dot ${seat.kind === "bot" || seat.connected ? "on" : ""}` }),
-      h("b", { class: "name" }, who[index] ?? seat.name),
-      h("span", { class: "badge" }, status)));
+      h("b", { class: "name" }, boardName(index)),
+      h("span", { class: "badge" }, seatBadge(seat))));
     if (view) {
       const chips = view.chips[index];
       const row = document.createElement("div");
       row.className = "seat-row";
       const handBox = document.createElement("div");
       handBox.className = "mini-hand";
-      handBox.title = `${view.hand_sizes[index]} cards in hand`;
+      handBox.title = t("table.hand_size", { count: view.hand_sizes[index] });
       for (let i = 0; i < view.hand_sizes[index]; i++) handBox.append(cardBack());
       handBox.append(h("span", { class: "count" }, view.hand_sizes[index]));
       const chipBox = document.createElement("div");
       chipBox.className = "chips";
-      chipBox.setAttribute("aria-label", `${chips[0]} blue and ${chips[1]} red chips`);
+      chipBox.setAttribute("aria-label", t("table.chips_label", { blue: chips[0], red: chips[1] }));
       chipBox.append(h("span", { class: "chip blue" }, chips[0]), h("span", { class: "chip red" }, chips[1]));
       const discard = document.createElement("button");
       discard.type = "button";
       discard.className = "discard";
       const pile = view.discards[index];
-      const steal = selectedActions.find((a) => a.kind === "SCARD" && a.victim === index);
-      const fromTop = index === ui.you && legal().some((a) => a.fromTop);
+      const steal = selectedActions.find((a) => a.type === "steal_card" && a.victim === index);
       if (steal) {
         discard.classList.add("target");
-        discard.addEventListener("click", () => act(steal.text));
-      } else if (fromTop) {
+        discard.addEventListener("click", () => act(steal.id));
+      } else if (index === ui.you && fromTop) {
         discard.classList.add("playable");
         if (ui.selected === "top") discard.classList.add("selected");
         discard.addEventListener("click", () => select("top"));
       } else {
         discard.disabled = true;
       }
-      discard.setAttribute("aria-label", `${who[index]}'s discard pile, ${pile.length} cards`);
+      discard.setAttribute("aria-label", t("table.discard_label", { player: boardName(index), count: pile.length }));
       discard.append(pile.length ? cardElement(pile[pile.length - 1], { small: true }) : emptyCard());
       discard.append(h("span", { class: "count" }, pile.length));
-      discard.title = pile.map((c) => cardInfo(c).name).join(", ") || "empty discard pile";
+      discard.title = pile.length ? pile.map((card) => kindName(kindOf(card))).join(t("list.separator")) : t("table.empty_discard");
       row.append(handBox, discard, chipBox);
       panel.append(row);
       if (view.phase === "block_window" && view.window_pending.includes(index)) {
-        panel.append(h("div", { class: "asked-note" }, "deciding… ", h("span", { "data-countdown": "" })));
+        panel.append(h("div", { class: "asked-note" }, t("table.deciding"), h("span", { "data-countdown": "" })));
       }
       if (!view.result && view.phase === "playing" && view.current === index && ui.timer?.kind === "turn") {
-        panel.append(h("div", { class: "asked-note" }, "turn timer ", h("span", { "data-countdown": "" })));
+        panel.append(h("div", { class: "asked-note" }, t("table.turn_timer"), h("span", { "data-countdown": "" })));
       }
     }
     box.append(panel);
@@ -461,10 +482,10 @@ function renderSeats() {
 function renderLog() {
   const box = $("#log");
   box.replaceChildren();
-  for (const line of ui.log.slice(-120)) {
+  for (const shown of ui.log.slice(-120)) {
     const item = document.createElement("li");
-    item.textContent = line.text;
-    if (line.kind) item.className = line.kind;
+    item.textContent = shown.line;
+    if (shown.kind) item.className = shown.kind;
     box.append(item);
   }
   box.scrollTop = box.scrollHeight;
@@ -483,7 +504,7 @@ $("#join-form").addEventListener("submit", async (event) => {
   });
   const data = await response.json();
   if (!response.ok) {
-    notify(data.reason, "error");
+    notify(refusalLine(data, logName), "error");
     return;
   }
   localStorage.setItem(tokenKey, data.token);
@@ -498,12 +519,12 @@ $("#leave").addEventListener("click", () => {
   ui.you = null;
   setTimeout(() => socket.reidentify(null), 300);
 });
-$("#answer-block").addEventListener("click", () => act("block"));
-$("#answer-pass").addEventListener("click", () => act("pass"));
+$("#answer-block").addEventListener("click", () => act(plainAction("block")));
+$("#answer-pass").addEventListener("click", () => act(plainAction("pass")));
 $("#copy-link").addEventListener("click", async () => {
   try {
     await navigator.clipboard.writeText(location.href);
-    notify("Link copied: send it to your friends.");
+    notify(t("table.link_copied"));
   } catch {
     $("#share-url").select();
   }
@@ -519,8 +540,8 @@ document.addEventListener("keydown", (event) => {
   const prompt = !$("#block-prompt").hidden;
   if (event.key === "?") help.showModal();
   else if (event.key === "Escape" && ui.selected) select(null);
-  else if (prompt && event.key.toLowerCase() === "p") act("pass");
-  else if (prompt && event.key.toLowerCase() === "b" && !$("#answer-block").disabled) act("block");
+  else if (prompt && event.key.toLowerCase() === "p") act(plainAction("pass"));
+  else if (prompt && event.key.toLowerCase() === "b" && !$("#answer-block").disabled) act(plainAction("block"));
   else if (/^[1-9]$/.test(event.key)) {
     const card = document.querySelectorAll("#hand .card")[Number(event.key) - 1];
     if (card && !card.disabled) {
@@ -528,12 +549,15 @@ document.addEventListener("keydown", (event) => {
       document.querySelectorAll("#hand .card")[Number(event.key) - 1]?.focus();
     }
   } else if (event.key.toLowerCase() === "d" && ui.selected?.startsWith("hand:")) {
-    const discard = sourceActions(ui.selected).find((a) => a.discard);
-    if (discard) act(discard.text);
+    const discard = sourceActions(ui.selected).find((a) => a.type === "discard");
+    if (discard) act(discard.id);
   }
 });
 
 // Test hook: lets the browser tests drop the socket the way a network failure would.
 window.sequenceStacks = { dropSocket: () => socket.drop(), ui, socket };
 
-socket.connect(localStorage.getItem(tokenKey));
+// The words and the catalog come first: every frame is rendered with them.
+loadWords()
+  .catch((error) => console.error(`the messages or the catalog did not load: ${error}`))
+  .finally(() => socket.connect(localStorage.getItem(tokenKey)));

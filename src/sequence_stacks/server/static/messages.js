@@ -1,0 +1,119 @@
+// Words and facts from the server, loaded once before the first render (#13): the
+// message templates (GET /api/messages, defined in sequence_stacks/i18n/messages.py) and
+// the engine's catalog (GET /api/catalog: colours, card kinds, what each card id is).
+// `t(key, args)` fills a template's named placeholders; a count picks the plural form
+// through the CLDR rules of the page's language (Intl.PluralRules), and numbers are
+// written with Intl.NumberFormat. Nothing here touches the DOM, so Node can test it.
+
+// Strings the pages need that messages.py does not define yet. Each is to move there
+// under the same key (and then be deleted here); a key messages.py defines wins anyway.
+export const EXTRA = {
+  "card.wild_short": { text: "wild", plural: null, count: null },
+  "card.wild_corner": { text: "W", plural: null, count: null },
+  "table.seat_number": { text: "{number}.", plural: null, count: null },
+  "table.pile_count": { text: "{count}/5", plural: null, count: null },
+  "lobby.no_tables": { text: "No public tables yet: create one!", plural: null, count: null },
+  "lobby.table": { text: "Table {id} · {count} player", plural: "Table {id} · {count} players", count: "count" },
+  "lobby.open_seats": { text: "{count} open seat", plural: "{count} open seats", count: "count" },
+  "lobby.status.playing": { text: "playing", plural: null, count: null },
+  "lobby.status.over": { text: "over", plural: null, count: null },
+  "lobby.open_seat": { text: "open seat", plural: null, count: null },
+  "lobby.bot_seat": { text: "{name} (bot)", plural: null, count: null },
+  "replay.title": { text: "Replay: table {id}, game {game}", plural: null, count: null },
+  "replay.over": { text: "The game is over: every hand is shown.", plural: null, count: null },
+  "replay.running_spectator": { text: "The game is running: you see what a spectator sees.", plural: null, count: null },
+  "replay.running_seat": { text: "The game is running: you see only your own hand.", plural: null, count: null },
+  "replay.step": { text: "step {step} of {count}", plural: null, count: null },
+  "replay.discard_pile": { text: "discard pile", plural: null, count: null },
+};
+
+const loaded = {
+  messages: {},
+  catalog: null,
+  lang: globalThis.document?.documentElement?.lang || "en",
+  plurals: null,
+  numbers: null,
+};
+setLanguage(loaded.lang);
+
+function setLanguage(lang) {
+  loaded.lang = lang;
+  loaded.plurals = new Intl.PluralRules(lang);
+  loaded.numbers = new Intl.NumberFormat(lang);
+}
+
+/** Use these templates and this catalog (what `loadWords` does with the server's). */
+export function setWords({ messages, catalog, lang = loaded.lang }) {
+  loaded.messages = messages ?? {};
+  loaded.catalog = catalog ?? null;
+  setLanguage(lang);
+}
+
+let loading = null;
+
+/** Fetch the messages and the catalog once; every page awaits this before rendering. */
+export function loadWords() {
+  loading ??= Promise.all([getJson("/api/messages"), getJson("/api/catalog")])
+    .then(([messages, catalog]) => setWords({ messages, catalog }));
+  return loading;
+}
+
+async function getJson(path) {
+  const response = await fetch(path);
+  if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+  return response.json();
+}
+
+/** The engine's catalog (colours, kinds, cards, ...), as /api/catalog sends it. */
+export function catalog() {
+  return loaded.catalog;
+}
+
+/** Whether a message with this key exists. */
+export function has(key) {
+  return Object.hasOwn(loaded.messages, key) || Object.hasOwn(EXTRA, key);
+}
+
+/** A number in the page's language. */
+export function formatNumber(value) {
+  return loaded.numbers.format(value);
+}
+
+/**
+ * The message `key` with its named placeholders filled from `args`. Never throws: an
+ * unknown key shows as the key and a missing placeholder as `{name}`, each with a
+ * console error.
+ */
+export function t(key, args = {}) {
+  const message = Object.hasOwn(loaded.messages, key) ? loaded.messages[key] : EXTRA[key];
+  if (!message) {
+    console.error(`no message ${key}`);
+    return key;
+  }
+  return fill(key, chooseForm(key, message, args), args);
+}
+
+function chooseForm(key, message, args) {
+  if (message.plural === null || message.plural === undefined) return message.text;
+  const count = args[message.count];
+  if (typeof count !== "number") {
+    console.error(`message ${key}: no number in {${message.count}}`);
+    return message.plural;
+  }
+  return loaded.plurals.select(count) === "one" ? message.text : message.plural;
+}
+
+// `{name}` is a placeholder; `{{` and `}}` are literal braces (as in Python's format).
+const PLACEHOLDER = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+function fill(key, text, args) {
+  return text.replace(PLACEHOLDER, (whole, name) => {
+    if (name === undefined) return whole[0];
+    if (!Object.hasOwn(args, name) || args[name] === null || args[name] === undefined) {
+      console.error(`message ${key}: no value for {${name}}`);
+      return whole;
+    }
+    const value = args[name];
+    return typeof value === "number" ? formatNumber(value) : String(value);
+  });
+}
