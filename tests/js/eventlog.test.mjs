@@ -1,0 +1,129 @@
+// Every engine event kind renders to the same log line in the browser as in Python
+// (sequence_stacks.i18n.render.event_line), from the same templates (#13).
+
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { before, describe, test } from "node:test";
+
+import { fixture, player, STATIC } from "./fixtures.mjs";
+
+const { EXTRA, setWords } = await import(new URL("messages.js", STATIC));
+const { entryMessage, eventLine, eventMessage, kindName, line, refusalLine } = await import(new URL("eventlog.js", STATIC));
+
+let catalog;
+let messages;
+
+before(() => {
+  messages = fixture("messages.json");
+  catalog = fixture("catalog.json");
+  setWords({ messages, catalog, lang: "en" });
+});
+
+describe("events", () => {
+  test("every event kind of the catalog was sampled, and every event message", () => {
+    const samples = fixture("events.json");
+    const kinds = new Set(samples.map((sample) => sample.event.type));
+    assert.deepEqual([...kinds].sort(), Object.keys(catalog.events).sort());
+    const keys = new Set(samples.map((sample) => eventMessage(sample.event)?.key).filter(Boolean));
+    const wanted = Object.keys(messages).filter((key) => /^log\.[A-Z]/.test(key));
+    assert.deepEqual(wanted.filter((key) => !keys.has(key)), []);
+    assert.ok(samples.some((sample) => sample.redacted), "no redacted event was sampled");
+  });
+
+  test("each sample carries exactly the fields the catalog lists for its kind", () => {
+    for (const { event } of fixture("events.json")) {
+      const fields = Object.keys(event).filter((name) => name !== "type").sort();
+      assert.deepEqual(fields, [...catalog.events[event.type]].sort(), event.type);
+    }
+  });
+
+  test("the message key and data arguments equal Python's event_message", () => {
+    for (const sample of fixture("events.json")) {
+      assert.deepEqual(eventMessage(sample.event), sample.message, JSON.stringify(sample.event));
+    }
+  });
+
+  test("the line equals Python's event_line", () => {
+    for (const sample of fixture("events.json")) {
+      assert.equal(eventLine(sample.event, player), sample.expected, JSON.stringify(sample.event));
+    }
+  });
+
+  test("an event is never read through its text", () => {
+    for (const sample of fixture("events.json")) {
+      const poisoned = { ...sample.event, text: "NOT TO BE READ" };
+      assert.equal(eventLine(poisoned, player), sample.expected);
+    }
+  });
+});
+
+describe("table entries", () => {
+  test("each op's line equals Python's", () => {
+    const samples = fixture("entries.json");
+    for (const sample of samples) {
+      const found = entryMessage(sample.entry);
+      assert.equal(found ? line(found, player) : null, sample.expected, JSON.stringify(sample.entry));
+    }
+  });
+});
+
+describe("names from the catalog", () => {
+  test("every card kind has a name from the messages", () => {
+    const names = catalog.kinds.map((kind) => kindName(kind.index));
+    assert.deepEqual(names.slice(0, 6), ["blue 1", "blue 2", "blue 3", "blue 4", "blue 5", "blue wild"]);
+    assert.deepEqual(names.slice(12), ["Skip", "Reverse", "Steal-a-Card", "Block", "Steal-a-Chip"]);
+  });
+
+  test("every key the client builds from data exists", () => {
+    const keys = [
+      ...catalog.colours.map((colour) => `colour.${colour.key}`),
+      ...catalog.kinds.filter((kind) => kind.action).map((kind) => `card.${kind.action}`),
+      ...catalog.end_reasons.map((reason) => `end.${reason}`),
+      ...catalog.draw_reasons.flatMap((reason) => [`log.CardsDrawn.${reason}`, `log.CardsDrawn.${reason}.seen`]),
+      ...fixture("entries.json").map((sample) => entryMessage(sample.entry)?.key).filter(Boolean),
+    ];
+    assert.deepEqual(keys.filter((key) => !Object.hasOwn(messages, key)), []);
+  });
+});
+
+describe("the static client's messages", () => {
+  // A key is a dotted literal of one of these families, anywhere in a script.
+  const KEY = /["'`]((?:card|choice|colour|end|list|lobby|log|pile|prompt|refused|replay|seat|table)\.[A-Za-z0-9_.-]+)["'`]/g;
+  const scripts = readdirSync(STATIC).filter((name) => name.endsWith(".js"));
+
+  test("every literal key in the scripts is defined (messages.py, else EXTRA)", () => {
+    const missing = [];
+    for (const name of scripts) {
+      for (const [, key] of readFileSync(new URL(name, STATIC), "utf8").matchAll(KEY)) {
+        if (!Object.hasOwn(messages, key) && !Object.hasOwn(EXTRA, key)) missing.push(`${name}: ${key}`);
+      }
+    }
+    assert.deepEqual(missing, []);
+  });
+
+  test("no EXTRA key is in messages.py yet (once moved there, delete it from EXTRA)", () => {
+    assert.deepEqual(Object.keys(EXTRA).filter((key) => Object.hasOwn(messages, key)), []);
+  });
+});
+
+describe("refusals", () => {
+  test("every code the messages name renders, with the rule around it", () => {
+    const codes = Object.keys(messages).filter((key) => key.startsWith("refused.") && key !== "refused.with_rule");
+    for (const key of codes) {
+      const code = key.slice("refused.".length);
+      assert.equal(refusalLine({ code, rule: null }, player), messages[key].text);
+      assert.equal(refusalLine({ code, rule: "R37" }, player), `${messages[key].text} (R37)`);
+    }
+  });
+
+  test("an illegal action's detail is rendered instead of the plain refusal", () => {
+    const detail = { key: "log.Discarded", args: { player: 2, card: 119 } };
+    assert.equal(refusalLine({ code: "illegal", rule: "R19", detail }, player), "Player 3 discards Steal-a-Chip. (R19)");
+    assert.equal(refusalLine({ code: "illegal", rule: null }, player), messages["refused.illegal"].text);
+  });
+
+  test("an unknown code or detail key falls back to words, never to the server's reason", () => {
+    const frame = { code: "brand_new", rule: null, reason: "English from the server", detail: { key: "no.such", args: {} } };
+    assert.equal(refusalLine(frame, player), messages["refused.bad_request"].text);
+  });
+});

@@ -1,0 +1,196 @@
+"""The browser speaks the same words as Python (#13): its log lines, from the same
+templates, equal ``i18n.event_line`` for every engine event kind.
+
+Python writes the fixtures (the messages, the catalog, real events from seeded random
+games, redacted for another seat and whole, each with the line Python renders, and one
+entry per table op), then Node's own test runner runs tests/js against the static
+client's modules (``static/messages.js``, ``static/eventlog.js``). Node is needed: in
+CI (``CI=true``) a missing ``node`` fails the test instead of skipping it.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import random
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Final
+
+import pytest
+
+from sequence_stacks.engine import (
+    Event,
+    Settings,
+    apply,
+    event_for,
+    event_to_dict,
+    legal_actions,
+    new_game,
+)
+from sequence_stacks.engine.catalog import catalog
+from sequence_stacks.engine.events import GameEnded
+from sequence_stacks.i18n import event_line, event_message, messages_json, render
+from sequence_stacks.server.app import STATIC_DIR
+from sequence_stacks.server.entries import Op
+
+ROOT: Final = Path(__file__).resolve().parents[1]
+JS_TESTS: Final = ROOT / "tests" / "js"
+FIXTURES_ENV: Final = "SEQUENCE_STACKS_JS_FIXTURES"  # tests/js reads the fixtures from here
+PER_VARIANT: Final = 4  # samples kept per message key, redacted and whole each
+
+# Settings that make every event kind come up within a few random games: short hands
+# (an emptied hand draws again), a tiny chip supply (a chip none is left of), a turn
+# limit (a game with no winner), a low goal (a winner), Steal-a-Chip that may win.
+SETTINGS: Final = (
+    Settings(player_count=2),
+    Settings(player_count=3, chip_supply=2, chips_to_win=3, min_each_colour=1),
+    Settings(player_count=4, hand_size=2),
+    Settings(player_count=6, max_turns=40),
+    Settings(player_count=5, steal_chip_can_win=True, chips_to_win=2, min_each_colour=1),
+    Settings(
+        player_count=2,
+        two_player_reverses=True,
+        hand_size=1,
+        chip_supply=1,
+        chips_to_win=2,
+        min_each_colour=1,
+    ),
+)
+
+
+def player(seat: int) -> str:
+    """How both sides name a seat in these fixtures (tests/js uses the same)."""
+    return f"Player {seat + 1}"
+
+
+def _random_game(settings: Settings, rng: random.Random) -> Iterator[tuple[Event, int]]:
+    """Every event of one game of random legal play, with the game's player count."""
+    events: list[Event] = []
+    state = new_game(settings, rng.randrange(2**31), events)
+    yield from ((event, settings.player_count) for event in events)
+    while not state.is_over:
+        seat = rng.choice(state.deciders())
+        state, step = apply(state, seat, rng.choice(legal_actions(state, seat)))
+        yield from ((event, settings.player_count) for event in step)
+
+
+def _sample(event: Event, viewer: int | None, *, redacted: bool) -> dict[str, Any]:
+    """An event as the wire carries it, with Python's message (key and data arguments)
+    and line for it."""
+    data = event_to_dict(event)
+    data.pop("text", None)  # the browser must not need the server's English sentence
+    found = event_message(event)
+    message = None if found is None else {"key": found[0], "args": found[1]}
+    expected = event_line(event, player)
+    return {
+        "event": data,
+        "viewer": viewer,
+        "redacted": redacted,
+        "message": message,
+        "expected": expected,
+    }
+
+
+def event_samples(seed: int = 13, max_games: int = 200) -> list[dict[str, Any]]:
+    """Real events, up to PER_VARIANT of each message key (and of each event kind with
+    no line), each as its seat sees it, as another seat sees it (redacted), and as a
+    spectator sees it; plus a game end of every end reason."""
+    rng = random.Random(seed)
+    kept: collections.Counter[tuple[str, bool]] = collections.Counter()
+    samples: list[dict[str, Any]] = []
+    for number in range(max_games):
+        for event, player_count in _random_game(SETTINGS[number % len(SETTINGS)], rng):
+            for viewer in (None, *range(player_count)):
+                shown = event_for(event, viewer)
+                found = event_message(shown)
+                redacted = shown != event
+                variant = (found[0] if found else type(event).__name__, redacted)
+                if kept[variant] < PER_VARIANT:
+                    kept[variant] += 1
+                    samples.append(_sample(shown, viewer, redacted=redacted))
+        if _covered(samples):
+            break
+    for reason in catalog()["end_reasons"]:
+        winner = 1 if reason == "win" else None
+        samples.append(_sample(GameEnded(reason, winner, (0.0, 0.0)), None, redacted=False))
+    return samples
+
+
+def _covered(samples: list[dict[str, Any]]) -> bool:
+    """Every event kind and every event message (``log.<EventKind>...``) was sampled."""
+    kinds = {sample["event"]["type"] for sample in samples}
+    keys = {sample["message"]["key"] for sample in samples if sample["message"]}
+    return kinds >= set(catalog()["events"]) and keys >= event_keys()
+
+
+def event_keys() -> set[str]:
+    """The messages of engine events: ``log.<EventKind>`` and its variants."""
+    return {key for key in messages_json() if key.startswith("log.") and key[4:5].isupper()}
+
+
+def entry_samples() -> list[dict[str, Any]]:
+    """One table entry per op (two seats each), with the line Python renders for it."""
+    samples: list[dict[str, Any]] = []
+    for op in Op:
+        if op is Op.ACT:
+            entry = {"op": op.value, "seat": 2, "game": 1, "events": []}
+            samples.append({"entry": entry, "expected": None})
+        elif op is Op.START:
+            for game in (1, 12):
+                entry = {"op": op.value, "seat": None, "game": game, "events": []}
+                samples.append({"entry": entry, "expected": render("log.start", game=game)})
+        else:
+            for seat in (0, 5):
+                entry = {"op": op.value, "seat": seat, "game": 1, "events": []}
+                expected = render(f"log.{op.value}", player=player(seat))
+                samples.append({"entry": entry, "expected": expected})
+    return samples
+
+
+def write_fixtures(directory: Path) -> None:
+    """The four JSON files tests/js reads, and the static client's scripts as an ES
+    module package (a copy beside a ``{"type": "module"}`` package.json: Node before
+    20.19 reads a bare ``.js`` file as CommonJS, and the served folder needs none)."""
+    scripts = directory / "static"
+    scripts.mkdir()
+    for script in STATIC_DIR.glob("*.js"):
+        shutil.copyfile(script, scripts / script.name)
+    (scripts / "package.json").write_text('{"type": "module"}\n')
+    files = {
+        "messages.json": messages_json(),
+        "catalog.json": catalog(),
+        "events.json": event_samples(),
+        "entries.json": entry_samples(),
+    }
+    for name, data in files.items():
+        (directory / name).write_text(json.dumps(data, ensure_ascii=False, indent=1))
+
+
+def test_the_samples_cover_every_event_kind_and_message() -> None:
+    samples = event_samples()
+    assert _covered(samples)
+    redacted = {sample["event"]["type"] for sample in samples if sample["redacted"]}
+    assert redacted == {"CardsDrawn", "BlockAnswered"}  # what event_for hides (R35, R29)
+
+
+def test_the_browser_renders_every_event_as_python_does(tmp_path: Path) -> None:
+    node = shutil.which("node")
+    if node is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("node is not installed (scripts/test installs Debian's nodejs as root)")
+        pytest.skip("node is not installed: apt-get install nodejs")
+    write_fixtures(tmp_path)
+    result = subprocess.run(
+        [node, "--test", str(JS_TESTS)],
+        env={**os.environ, FIXTURES_ENV: str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=ROOT,
+    )
+    assert result.returncode == 0, f"node --test failed:\n{result.stdout}\n{result.stderr}"
