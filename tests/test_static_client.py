@@ -42,6 +42,32 @@ FORBIDDEN_JS = {
 }
 
 
+# The client renders data and owns no rules (STYLE 14, #13): card facts come from the
+# catalog, legal actions from their fields, words from the messages. Each pattern is a
+# way the client once re-derived an engine fact or parsed the server's text.
+RE_DERIVED_JS = {
+    "the card-id layout (52 per colour, actions from 104)": re.compile(r"\b(52|104)\b"),
+    "card-id arithmetic (9 copies of each number)": re.compile(r"[*/%]\s*9\b|\b9\s*[*/%]"),
+    "cardInfo (card facts computed from the id)": re.compile(r"\bcardInfo\b"),
+    "prettyText (the server's sentences rewritten)": re.compile(r"\bprettyText\b"),
+    "parseAction (a notation parser)": re.compile(r"\bparseAction\b"),
+    "a split on '>' (notation targets)": re.compile(r"\.split\(\s*[\"'`]>"),
+    "a regex over card notation ([BR][1-5W])": re.compile(r"\[BR\]|\[1-5W\]|B3#|#\\d"),
+    "a 'discard ' or '^' notation prefix": re.compile(
+        r"startsWith\(\s*[\"'`](discard|\^)|[\"'`]\^[\"'`]"
+    ),
+    "a legal action id as a constant (ids.includes(1))": re.compile(r"\.includes\(\s*\d"),
+    "an event's English text read": re.compile(
+        r"\b(event|ev|e|entry|frame|data)\s*\.\s*text\b|\[\s*[\"'`]text[\"'`]\s*\]"
+    ),
+    "the notation list (frame.actions) read": re.compile(
+        r"\.\s*actions\b|\[\s*[\"'`]actions[\"'`]\s*\]"
+    ),
+    "an action sent in notation": re.compile(r"[\"'`]act[\"'`]\s*,\s*\{\s*action\s*:"),
+    "the server's English reason shown": re.compile(r"\b(frame|data)\s*\.\s*reason\b"),
+}
+
+
 def test_the_client_has_scripts_and_pages() -> None:
     names = {path.name for path in SCRIPTS + PAGES}
     assert {"table.js", "lobby.js", "replay.js", "table.html", "index.html"} <= names
@@ -56,6 +82,30 @@ def test_no_script_turns_a_string_into_markup_or_code(path: Path) -> None:
         if pattern.search(line)
     ]
     assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=lambda path: path.name)
+def test_no_script_re_derives_engine_facts_or_parses_server_text(path: Path) -> None:
+    found = [
+        f"{path.name}:{number}: {what}: {line.strip()}"
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        for what, pattern in RE_DERIVED_JS.items()
+        if pattern.search(line)
+    ]
+    assert not found, "\n".join(found)
+
+
+def test_the_client_renders_from_the_catalog_fields_and_messages() -> None:
+    """The positive side: the scripts that show cards, actions and words use the data."""
+    text = {path.name: path.read_text() for path in SCRIPTS}
+    assert "/api/catalog" in text["messages.js"]
+    assert "/api/messages" in text["messages.js"]
+    assert "Intl.PluralRules" in text["messages.js"]
+    assert "catalog().cards[" in text["eventlog.js"]
+    assert "action_fields" in text["table.js"]
+    assert "action_id" in text["table.js"]
+    for name in ("table.js", "lobby.js", "replay.js"):
+        assert "loadWords()" in text[name], name
 
 
 class _InlineCode(HTMLParser):
