@@ -102,7 +102,7 @@ def test_the_client_renders_from_the_catalog_fields_and_messages() -> None:
     assert "/api/messages" in text["messages.js"]
     assert "Intl.PluralRules" in text["messages.js"]
     assert "catalog().cards[" in text["eventlog.js"]
-    assert "action_fields" in text["table.js"]
+    assert "action_table" in text["table.js"]
     assert "action_id" in text["table.js"]
     for name in ("table.js", "lobby.js", "replay.js"):
         assert "loadWords()" in text[name], name

@@ -287,7 +287,7 @@ def sync_frame(
         "table": lobby_dict(table, connected),
         "view": view_dict(table, seat),
         "actions": action_table(table, seat) if table.state is not None else None,
-        "action_fields": action_field_table(table, seat) if table.state is not None else None,
+        "action_table": action_field_table(table, seat) if table.state is not None else None,
         "bots": list(bots),
         "reset": reset,
         "entries": [entry_dict(entry, seat) for entry in missed],
@@ -314,7 +314,7 @@ def update_frame(
     }
     if entry.op == Op.START:
         frame["actions"] = action_table(table, seat)
-        frame["action_fields"] = action_field_table(table, seat)
+        frame["action_table"] = action_field_table(table, seat)
     return frame
 
 

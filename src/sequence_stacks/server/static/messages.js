@@ -5,28 +5,6 @@
 // through the CLDR rules of the page's language (Intl.PluralRules), and numbers are
 // written with Intl.NumberFormat. Nothing here touches the DOM, so Node can test it.
 
-// Strings the pages need that messages.py does not define yet. Each is to move there
-// under the same key (and then be deleted here); a key messages.py defines wins anyway.
-export const EXTRA = {
-  "card.wild_short": { text: "wild", plural: null, count: null },
-  "card.wild_corner": { text: "W", plural: null, count: null },
-  "table.seat_number": { text: "{number}.", plural: null, count: null },
-  "table.pile_count": { text: "{count}/5", plural: null, count: null },
-  "lobby.no_tables": { text: "No public tables yet: create one!", plural: null, count: null },
-  "lobby.table": { text: "Table {id} · {count} player", plural: "Table {id} · {count} players", count: "count" },
-  "lobby.open_seats": { text: "{count} open seat", plural: "{count} open seats", count: "count" },
-  "lobby.status.playing": { text: "playing", plural: null, count: null },
-  "lobby.status.over": { text: "over", plural: null, count: null },
-  "lobby.open_seat": { text: "open seat", plural: null, count: null },
-  "lobby.bot_seat": { text: "{name} (bot)", plural: null, count: null },
-  "replay.title": { text: "Replay: table {id}, game {game}", plural: null, count: null },
-  "replay.over": { text: "The game is over: every hand is shown.", plural: null, count: null },
-  "replay.running_spectator": { text: "The game is running: you see what a spectator sees.", plural: null, count: null },
-  "replay.running_seat": { text: "The game is running: you see only your own hand.", plural: null, count: null },
-  "replay.step": { text: "step {step} of {count}", plural: null, count: null },
-  "replay.discard_pile": { text: "discard pile", plural: null, count: null },
-};
-
 const loaded = {
   messages: {},
   catalog: null,
@@ -71,7 +49,7 @@ export function catalog() {
 
 /** Whether a message with this key exists. */
 export function has(key) {
-  return Object.hasOwn(loaded.messages, key) || Object.hasOwn(EXTRA, key);
+  return Object.hasOwn(loaded.messages, key);
 }
 
 /** A number in the page's language. */
@@ -85,7 +63,7 @@ export function formatNumber(value) {
  * console error.
  */
 export function t(key, args = {}) {
-  const message = Object.hasOwn(loaded.messages, key) ? loaded.messages[key] : EXTRA[key];
+  const message = Object.hasOwn(loaded.messages, key) ? loaded.messages[key] : undefined;
   if (!message) {
     console.error(`no message ${key}`);
     return key;

@@ -1,7 +1,7 @@
 // The table page: lobby controls between games, the board during one.
 // It renders the views the server sends and posts commands; it owns no rules: what may
 // be played comes from the view's legal action ids, each described as fields
-// (`action_fields`: type, kind, source, pile, victim, colour), and every word a player
+// (`action_table`: type, kind, source, pile, victim, colour), and every word a player
 // reads is a message (#13).
 
 import { cardBack, cardElement, colourClass, icon } from "./cards.js";
@@ -34,7 +34,7 @@ const socket = new TableSocket(tableId, {
     ui.you = frame.you;
     ui.table = frame.table;
     ui.view = frame.view;
-    ui.fields = frame.action_fields;
+    ui.fields = frame.action_table;
     ui.bots = frame.bots;
     // A token is rejected once its seat is gone for good (left, or lost at a rematch).
     // A player whose seat a bot took over while they were away is given it back by the
@@ -49,9 +49,8 @@ const socket = new TableSocket(tableId, {
     ui.table = frame.table;
     ui.view = frame.view;
     if (frame.op === "start") {
-      // A start's `action_fields` is every action id of your seat (as in a sync); any
-      // other update's is the entry's own action.
-      ui.fields = frame.action_fields;
+      // A start carries the action table of your seat (as a sync does).
+      ui.fields = frame.action_table;
       ui.log = [];
     }
     addLog(frame);
