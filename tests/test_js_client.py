@@ -129,7 +129,7 @@ def _covered(samples: list[dict[str, Any]]) -> bool:
 
 def event_keys() -> set[str]:
     """The messages of engine events: ``log.<EventKind>`` and its variants."""
-    return {key for key in messages_json() if key.startswith("log.") and key[4:5].isupper()}
+    return {key for key in messages_json("en") if key.startswith("log.") and key[4:5].isupper()}
 
 
 def entry_samples() -> list[dict[str, Any]]:
@@ -161,7 +161,7 @@ def write_fixtures(directory: Path) -> None:
         shutil.copyfile(script, scripts / script.name)
     (scripts / "package.json").write_text('{"type": "module"}\n')
     files = {
-        "messages.json": messages_json(),
+        "messages.json": messages_json("en"),
         "catalog.json": catalog(),
         "events.json": event_samples(),
         "entries.json": entry_samples(),

@@ -107,19 +107,19 @@ describe("refusals", () => {
     const codes = Object.keys(messages).filter((key) => key.startsWith("refused.") && key !== "refused.with_rule");
     for (const key of codes) {
       const code = key.slice("refused.".length);
-      assert.equal(refusalLine({ code, rule: null }, player), messages[key].text);
-      assert.equal(refusalLine({ code, rule: "R37" }, player), `${messages[key].text} (R37)`);
+      assert.equal(refusalLine({ code, rule: null }, player), messages[key].forms.other);
+      assert.equal(refusalLine({ code, rule: "R37" }, player), `${messages[key].forms.other} (R37)`);
     }
   });
 
   test("an illegal action's detail is rendered instead of the plain refusal", () => {
     const detail = { key: "log.Discarded", args: { player: 2, card: 119 } };
     assert.equal(refusalLine({ code: "illegal", rule: "R19", detail }, player), "Player 3 discards Steal-a-Chip. (R19)");
-    assert.equal(refusalLine({ code: "illegal", rule: null }, player), messages["refused.illegal"].text);
+    assert.equal(refusalLine({ code: "illegal", rule: null }, player), messages["refused.illegal"].forms.other);
   });
 
   test("an unknown code or detail key falls back to words, never to the server's reason", () => {
     const frame = { code: "brand_new", rule: null, reason: "English from the server", detail: { key: "no.such", args: {} } };
-    assert.equal(refusalLine(frame, player), messages["refused.bad_request"].text);
+    assert.equal(refusalLine(frame, player), messages["refused.bad_request"].forms.other);
   });
 });

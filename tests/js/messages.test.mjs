@@ -9,11 +9,13 @@ import { STATIC } from "./fixtures.mjs";
 const { formatNumber, has, setWords, t } = await import(new URL("messages.js", STATIC));
 
 const MESSAGES = {
-  "hello": { text: "Hello {player}, meet {other}.", plural: null, count: null },
-  "drew": { text: "{player} drew {count} card.", plural: "{player} drew {count} cards.", count: "count" },
-  "pile": { text: "{pile}: {n} card", plural: "{pile}: {n} cards", count: "n" },
-  "cards": { text: "one card", plural: "some cards", count: "count" },
-  "braces": { text: "{{literal}} and {name}", plural: null, count: null },
+  "hello": { forms: { other: "Hello {player}, meet {other}." }, count: null },
+  "drew": { forms: { one: "{player} drew {count} card.", other: "{player} drew {count} cards." }, count: "count" },
+  "pile": { forms: { one: "{pile}: {n} card", other: "{pile}: {n} cards" }, count: "n" },
+  "cards": { forms: { one: "one card", other: "some cards" }, count: "count" },
+  "braces": { forms: { other: "{{literal}} and {name}" }, count: null },
+  // Slovenian's four forms, as its catalog gives them by CLDR category.
+  "sl": { forms: { one: "{count} karta", two: "{count} karti", few: "{count} karte", other: "{count} kart" }, count: "count" },
 };
 
 function use(lang) {
@@ -52,6 +54,14 @@ describe("t", () => {
     assert.deepEqual(forms(), ["some cards", "one card", "some cards", "some cards", "one card"]);
     use("ja"); // Japanese: always "other"
     assert.deepEqual(forms(), ["some cards", "some cards", "some cards", "some cards", "some cards"]);
+  });
+
+  test("a language with four forms picks each by its category (Slovenian)", () => {
+    use("sl");
+    const forms = [1, 2, 3, 4, 5, 0, 101, 102, 103, 111].map((count) => t("sl", { count }));
+    assert.deepEqual(forms, [
+      "1 karta", "2 karti", "3 karte", "4 karte", "5 kart", "0 kart", "101 karta", "102 karti", "103 karte", "111 kart",
+    ]);
   });
 
   test("numbers are written in the page's language", () => {

@@ -6,6 +6,7 @@ terminal) or from the same templates served as JSON (the browser).
 
 from __future__ import annotations
 
+from .languages import DEFAULT_LANGUAGE, LANGUAGES, negotiate
 from .messages import MESSAGES, Message
 from .render import (
     card_name,
@@ -13,13 +14,15 @@ from .render import (
     event_line,
     event_message,
     kind_name,
-    messages_json,
     placeholders,
     render,
     words,
 )
+from .translations import messages_json, translation
 
 __all__ = [
+    "DEFAULT_LANGUAGE",
+    "LANGUAGES",
     "MESSAGES",
     "Message",
     "card_name",
@@ -28,7 +31,9 @@ __all__ = [
     "event_message",
     "kind_name",
     "messages_json",
+    "negotiate",
     "placeholders",
     "render",
+    "translation",
     "words",
 ]

@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from sequence_stacks.engine import CARD_KIND, Event, Kind, kind_colour, kind_rank
 
-from .messages import MESSAGES, Message
+from .messages import MESSAGES
 
 __all__ = [
     "card_name",
@@ -21,7 +21,6 @@ __all__ = [
     "event_line",
     "event_message",
     "kind_name",
-    "messages_json",
     "placeholders",
     "render",
     "words",
@@ -49,15 +48,6 @@ def render(key: str, /, **args: Any) -> str:
     if message.plural is not None and message.count is not None and args[message.count] != 1:
         text = message.plural
     return text.format_map(args)
-
-
-def messages_json() -> dict[str, dict[str, Any]]:
-    """Every message as the browser gets it: its text, plural and count placeholder."""
-    return {key: _message_json(message) for key, message in MESSAGES.items()}
-
-
-def _message_json(message: Message) -> dict[str, Any]:
-    return {"text": message.text, "plural": message.plural, "count": message.count}
 
 
 def colour_name(colour: int) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import hashlib
 import json
@@ -20,14 +21,15 @@ from urllib.parse import urlsplit
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from sequence_stacks.engine.catalog import catalog
-from sequence_stacks.i18n import messages_json
+from sequence_stacks.i18n import LANGUAGES, messages_json, negotiate
+from sequence_stacks.i18n.languages import from_accept_language
 
 from .config import ServerSettings
 from .protocol import COMMAND_TYPES, decode, dumps, loads, refused_frame
@@ -108,6 +110,7 @@ def create_app(
         Route("/api/health", _health),
         Route("/api/catalog", _catalog),
         Route("/api/messages", _messages),
+        Route("/api/languages", _languages),
         Route("/api/tables", _list_tables, methods=["GET"]),
         Route("/api/tables", _create_table, methods=["POST"]),
         Route("/api/tables/{table_id}", _get_table),
@@ -131,10 +134,33 @@ def create_app(
 
 
 def _page(name: str) -> Any:
+    """A page in the reader's language: ``<html lang>`` set before any script runs."""
+    template = (STATIC_DIR / name).read_text(encoding="utf-8")
+    if _HTML_LANG not in template:
+        raise ValueError(f"{name} must start its <html> with {_HTML_LANG}")
+    pages = {code: template.replace(_HTML_LANG, f'<html lang="{code}"', 1) for code in LANGUAGES}
+
     async def page(request: Request) -> Response:
-        return FileResponse(STATIC_DIR / name, headers=_SECURITY_HEADERS)
+        language = reader_language(request)
+        headers = {**_SECURITY_HEADERS, "Content-Language": language, "Vary": _VARY}
+        return HTMLResponse(pages[language], headers=headers)
 
     return page
+
+
+_HTML_LANG: Final = '<html lang="en"'
+_VARY: Final = "Cookie, Accept-Language"
+LANGUAGE_COOKIE: Final = "lang"
+
+
+def reader_language(request: Request) -> str:
+    """The language a page or a catalog is for: ``?lang=``, else the language menu's
+    cookie, else ``Accept-Language``, else English (unknown codes are ignored)."""
+    return negotiate(
+        request.query_params.get("lang"),
+        request.cookies.get(LANGUAGE_COOKIE),
+        from_accept_language(request.headers.get("accept-language")),
+    )
 
 
 def _service(request: Request | WebSocket) -> TableService:
@@ -188,13 +214,27 @@ async def _catalog(request: Request) -> Response:
 
 
 async def _messages(request: Request) -> Response:
-    """Every message template players read (docs/protocol.md, Words)."""
-    return _cached(request, _MESSAGES)
+    """Every message template players read, in the reader's language (docs/protocol.md,
+    Words)."""
+    return _cached(request, _messages_of(reader_language(request)), vary=_VARY)
 
 
-def _cached(request: Request, body: tuple[bytes, str]) -> Response:
+@functools.cache
+def _messages_of(language: str) -> tuple[bytes, str]:
+    return _frozen({"language": language, "messages": messages_json(language)})
+
+
+async def _languages(request: Request) -> Response:
+    """The languages of the language menu, each named in itself, and the reader's."""
+    languages = [{"code": code, "name": name} for code, name in LANGUAGES.items()]
+    return _json({"languages": languages, "current": reader_language(request)})
+
+
+def _cached(request: Request, body: tuple[bytes, str], *, vary: str | None = None) -> Response:
     content, etag = body
     headers = {"ETag": etag, "Cache-Control": "public, max-age=300"}
+    if vary is not None:
+        headers["Vary"] = vary
     if request.headers.get("if-none-match") == etag:
         return Response(status_code=304, headers=headers)
     return Response(content, media_type="application/json", headers=headers)
@@ -206,7 +246,6 @@ def _frozen(data: object) -> tuple[bytes, str]:
 
 
 _CATALOG: Final = _frozen(catalog())
-_MESSAGES: Final = _frozen(messages_json())
 
 
 async def _list_tables(request: Request) -> Response:

@@ -31,8 +31,9 @@ let loading = null;
 
 /** Fetch the messages and the catalog once; every page awaits this before rendering. */
 export function loadWords() {
-  loading ??= Promise.all([getJson("/api/messages"), getJson("/api/catalog")])
-    .then(([messages, catalog]) => setWords({ messages, catalog }));
+  const lang = loaded.lang;
+  loading ??= Promise.all([getJson(`/api/messages?lang=${encodeURIComponent(lang)}`), getJson("/api/catalog")])
+    .then(([words, catalog]) => setWords({ messages: words.messages, catalog, lang: words.language }));
   return loading;
 }
 
@@ -71,14 +72,17 @@ export function t(key, args = {}) {
   return fill(key, chooseForm(key, message, args), args);
 }
 
+// A message's forms are keyed by CLDR plural category ("one", "few", "other", ...);
+// "other" is always there, and is the only form of a message with no count.
 function chooseForm(key, message, args) {
-  if (message.plural === null || message.plural === undefined) return message.text;
+  const forms = message.forms;
+  if (!message.count) return forms.other;
   const count = args[message.count];
   if (typeof count !== "number") {
     console.error(`message ${key}: no number in {${message.count}}`);
-    return message.plural;
+    return forms.other;
   }
-  return loaded.plurals.select(count) === "one" ? message.text : message.plural;
+  return forms[loaded.plurals.select(count)] ?? forms.other;
 }
 
 // `{name}` is a placeholder; `{{` and `}}` are literal braces (as in Python's format).
