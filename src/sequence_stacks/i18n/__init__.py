@@ -11,11 +11,13 @@ from .messages import MESSAGES, Message
 from .render import (
     card_name,
     colour_name,
+    current_language,
     event_line,
     event_message,
     kind_name,
     placeholders,
     render,
+    set_language,
     words,
 )
 from .translations import messages_json, translation
@@ -27,6 +29,7 @@ __all__ = [
     "Message",
     "card_name",
     "colour_name",
+    "current_language",
     "event_line",
     "event_message",
     "kind_name",
@@ -34,6 +37,7 @@ __all__ = [
     "negotiate",
     "placeholders",
     "render",
+    "set_language",
     "translation",
     "words",
 ]

@@ -11,18 +11,24 @@ import string
 from collections.abc import Callable
 from typing import Any, Final
 
+from babel.numbers import format_decimal
+
 from sequence_stacks.engine import CARD_KIND, Event, Kind, kind_colour, kind_rank
 
+from .languages import DEFAULT_LANGUAGE, negotiate
 from .messages import MESSAGES
+from .translations import translation
 
 __all__ = [
     "card_name",
     "colour_name",
+    "current_language",
     "event_line",
     "event_message",
     "kind_name",
     "placeholders",
     "render",
+    "set_language",
     "words",
 ]
 
@@ -41,13 +47,37 @@ def placeholders(text: str) -> frozenset[str]:
     return frozenset(name for _, name, _, _ in _FORMATTER.parse(text) if name)
 
 
+_current = [DEFAULT_LANGUAGE]
+
+
+def set_language(language: str) -> str:
+    """Speak ``language`` from now on in this process (a terminal has one reader);
+    an unknown code is English. Returns the language in use."""
+    _current[0] = negotiate(language)
+    return _current[0]
+
+
+def current_language() -> str:
+    """The language :func:`render` speaks."""
+    return _current[0]
+
+
 def render(key: str, /, **args: Any) -> str:
-    """The message ``key`` with its placeholders filled (English: one and other)."""
-    message = MESSAGES[key]
-    text = message.text
-    if message.plural is not None and message.count is not None and args[message.count] != 1:
-        text = message.plural
-    return text.format_map(args)
+    """The message ``key`` in the current language, its placeholders filled; numbers
+    written as the language writes them, the form chosen by the count's plural rule."""
+    language = _current[0]
+    count_name = MESSAGES[key].count
+    count = args.get(count_name) if count_name else None
+    text = translation(language).text(key, count if isinstance(count, int) else None)
+    shown = {
+        name: format_decimal(value, locale=language) if _is_number(value) else value
+        for name, value in args.items()
+    }
+    return text.format_map(shown)
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def colour_name(colour: int) -> str:
