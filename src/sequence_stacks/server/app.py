@@ -30,6 +30,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from sequence_stacks.engine.catalog import catalog
 from sequence_stacks.i18n import LANGUAGES, messages_json, negotiate
 from sequence_stacks.i18n.languages import from_accept_language
+from sequence_stacks.i18n.rulebook import rule_book
 
 from .config import ServerSettings
 from .protocol import COMMAND_TYPES, decode, dumps, loads, refused_frame
@@ -111,6 +112,7 @@ def create_app(
         Route("/api/catalog", _catalog),
         Route("/api/messages", _messages),
         Route("/api/languages", _languages),
+        Route("/api/rules", _rules),
         Route("/api/tables", _list_tables, methods=["GET"]),
         Route("/api/tables", _create_table, methods=["POST"]),
         Route("/api/tables/{table_id}", _get_table),
@@ -228,6 +230,17 @@ async def _languages(request: Request) -> Response:
     """The languages of the language menu, each named in itself, and the reader's."""
     languages = [{"code": code, "name": name} for code, name in LANGUAGES.items()]
     return _json({"languages": languages, "current": reader_language(request)})
+
+
+async def _rules(request: Request) -> Response:
+    """The rule book of the in-game help in the reader's language (English while it has
+    none), as blocks of text runs (``sequence_stacks.i18n.rulebook``)."""
+    return _cached(request, _rules_of(reader_language(request)), vary=_VARY)
+
+
+@functools.cache
+def _rules_of(language: str) -> tuple[bytes, str]:
+    return _frozen(rule_book(language))
 
 
 def _cached(request: Request, body: tuple[bytes, str], *, vary: str | None = None) -> Response:
