@@ -2,9 +2,10 @@
 
 A table's whole life (seats taken, bots added, games started with their secret seeds,
 every accepted action) is its log; replaying the log rebuilds the table exactly (R41).
-:class:`SqliteStorage` is the real one (WAL; a writer thread commits entries in groups,
-a checkpointer thread keeps the WAL short); :class:`MemoryStorage` has the same
-behaviour for tests.
+:class:`SqliteStorage` is the embedded one (WAL; a writer thread commits entries in
+groups, a checkpointer thread keeps the WAL short); :class:`~.postgres.PostgresStorage`
+(in postgres.py) the shared one for several processes; :class:`MemoryStorage` has the
+same behaviour for tests.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ __all__ = [
     "SqliteStorage",
     "Storage",
     "StorageConflictError",
+    "StorageUnavailableError",
     "StorageVersionError",
     "TableRow",
     "open_storage",
@@ -40,6 +42,10 @@ CHECKPOINT_INTERVAL: Final = 0.5  # seconds between passive WAL checkpoints
 
 class StorageConflictError(Exception):
     """An entry with that version already exists (two writers raced for one table)."""
+
+
+class StorageUnavailableError(Exception):
+    """The database cannot be reached (or was lost): nothing was stored or read."""
 
 
 class StorageVersionError(Exception):
@@ -597,7 +603,21 @@ def _row(found: tuple[Any, ...]) -> TableRow:
 
 
 def open_storage(database: str) -> Storage:
-    """Open the storage a settings string names: a SQLite path, or ``memory``."""
+    """Open the storage a settings string names: a ``postgresql://`` URL, a SQLite
+    path, or ``memory``.
+
+    Raises StorageUnavailableError (PostgreSQL not reachable), StorageVersionError,
+    ValueError (a malformed setting) or sqlite3.Error / OSError (a bad file).
+    """
     if database in {"memory", ":memory:"}:
         return MemoryStorage()
+    if database.startswith(("postgresql://", "postgres://")):
+        try:
+            from .postgres import PostgresStorage  # noqa: PLC0415 - psycopg only when used
+        except ImportError:
+            raise ValueError(
+                "PostgreSQL storage needs psycopg: pip install 'sequence-stacks[postgres]'"
+            ) from None
+
+        return PostgresStorage(database)
     return SqliteStorage(database)

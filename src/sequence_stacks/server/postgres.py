@@ -1,0 +1,452 @@
+"""PostgreSQL storage: the same contract as :class:`~.storage.SqliteStorage`, for
+several server processes (or machines) sharing one database.
+
+Chosen by a URL database setting (``--db postgresql://user@host/db``). Writes go to one
+writer thread with its own connection, which commits every job waiting in its queue in
+one transaction (group commit: one WAL flush for many tables' actions) and completes the
+jobs' futures only after COMMIT returned. Reads use a second connection. A lost
+connection fails the jobs and reads in flight with :class:`StorageUnavailableError`
+and is opened again for the next one, so a server never acts without its database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+import queue
+import threading
+import time
+from collections.abc import Callable, Mapping
+from typing import Any, Final, TypeVar
+
+import psycopg
+from psycopg import errors as pg_errors
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+from .storage import (
+    GROUP_LIMIT,
+    ListingCursor,
+    LogEntry,
+    StorageConflictError,
+    StorageUnavailableError,
+    StorageVersionError,
+    TableRow,
+)
+
+__all__ = ["POSTGRES_SCHEMA_VERSION", "PostgresStorage", "is_postgres_url", "migrate_postgres"]
+
+POSTGRES_SCHEMA_VERSION: Final = 1
+CONNECT_TIMEOUT: Final = 5  # seconds to reach the server before giving up
+# Held (for its transaction) by whoever migrates, so two workers starting at once
+# never run one step twice. Any constant works; this one spells "seqstack".
+_MIGRATION_LOCK: Final = 0x7365717374616B
+
+# Each step takes the database from the version before it to its own, in one
+# transaction; ``schema_version`` holds the version reached (SQLite: user_version).
+_MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
+    (
+        1,
+        """
+        CREATE TABLE tables (
+            table_id   TEXT COLLATE "C" PRIMARY KEY,
+            created_at DOUBLE PRECISION NOT NULL,
+            visibility TEXT NOT NULL,
+            settings   JSON NOT NULL,
+            status     TEXT NOT NULL,
+            summary    JSON NOT NULL,
+            version    INTEGER NOT NULL,
+            updated_at DOUBLE PRECISION NOT NULL
+        );
+        CREATE TABLE log (
+            table_id   TEXT COLLATE "C" NOT NULL REFERENCES tables(table_id),
+            version    INTEGER NOT NULL,
+            payload    JSON NOT NULL,
+            created_at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (table_id, version)
+        );
+        CREATE INDEX tables_by_status ON tables(status, visibility);
+        CREATE INDEX tables_listed ON tables(updated_at DESC, table_id DESC)
+            WHERE visibility = 'public' AND status <> 'over';
+        """,
+    ),
+)
+_COLUMNS: Final = "table_id, created_at, visibility, settings, status, summary, version, updated_at"
+_LISTED_WHERE: Final = (
+    "FROM tables WHERE visibility = 'public' AND status <> 'over' AND updated_at >= %s"
+)
+_LISTED: Final = (
+    f"SELECT {_COLUMNS} {_LISTED_WHERE} ORDER BY updated_at DESC, table_id DESC LIMIT %s"
+)
+_LISTED_AFTER: Final = (
+    f"SELECT {_COLUMNS} {_LISTED_WHERE} AND (updated_at, table_id) < (%s, %s) "
+    "ORDER BY updated_at DESC, table_id DESC LIMIT %s"
+)
+
+_T = TypeVar("_T")
+_Job = Callable[[psycopg.Connection[Any]], None]
+_Queued = tuple[_Job, concurrent.futures.Future[None]]
+
+
+def is_postgres_url(database: str) -> bool:
+    """True when a database setting names PostgreSQL (a ``postgresql://`` URL)."""
+    return database.startswith(("postgresql://", "postgres://"))
+
+
+def describe(url: str) -> str:
+    """The URL as ``postgresql://user@host:port/db``: no password, fit for a log line."""
+    try:
+        parts = conninfo_to_dict(url)
+    except psycopg.ProgrammingError:
+        return "postgresql://(unreadable URL)"
+    user = f"{parts['user']}@" if parts.get("user") else ""
+    port = f":{parts['port']}" if parts.get("port") else ""
+    return f"postgresql://{user}{parts.get('host', '')}{port}/{parts.get('dbname', '')}"
+
+
+def migrate_postgres(db: psycopg.Connection[Any]) -> int:
+    """Bring a database to :data:`POSTGRES_SCHEMA_VERSION`, one committed step at a
+    time (``db`` in autocommit mode). Returns the version it was at; a database from
+    a newer release is refused."""
+    db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+    found = _schema_version(db)
+    if found > POSTGRES_SCHEMA_VERSION:
+        raise StorageVersionError(
+            f"the database is at schema {found}; this release reads up to {POSTGRES_SCHEMA_VERSION}"
+        )
+    for version, script in _MIGRATIONS:
+        with db.transaction():
+            db.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+            if _schema_version(db) >= version:
+                continue  # another worker got here first
+            db.execute(script.encode())
+            db.execute("DELETE FROM schema_version")
+            db.execute("INSERT INTO schema_version VALUES (%s)", (version,))
+    return found
+
+
+def _schema_version(db: psycopg.Connection[Any]) -> int:
+    found = db.execute("SELECT max(version) FROM schema_version").fetchone()
+    return 0 if found is None or found[0] is None else int(found[0])
+
+
+class PostgresStorage:
+    """PostgreSQL; every write is committed before its caller hears of it.
+
+    Same threads as SQLite's storage: writes (:meth:`create_table`, :meth:`append`,
+    :meth:`submit`) go to one writer thread that group-commits (each job in a
+    savepoint, so a refused one rolls back alone) and completes futures only after
+    COMMIT; reads share one connection under a lock. The database's own durability
+    applies (``synchronous_commit``: on by default, a commit is flushed to its WAL).
+    """
+
+    def __init__(self, url: str, *, connect_timeout: int = CONNECT_TIMEOUT) -> None:
+        self.url = url
+        self.name = describe(url)
+        try:
+            self._conninfo = make_conninfo(
+                url, connect_timeout=str(connect_timeout), application_name="sequence-stacks"
+            )
+        except psycopg.ProgrammingError as error:
+            raise ValueError(f"not a usable PostgreSQL URL: {_first_line(error)}") from None
+        writer = self._connect()
+        try:
+            migrate_postgres(writer)
+        except psycopg.Error as error:
+            writer.close()
+            raise StorageUnavailableError(
+                f"cannot prepare {self.name}: {_first_line(error)}"
+            ) from None
+        except BaseException:
+            writer.close()
+            raise
+        self._writer_db: psycopg.Connection[Any] | None = writer
+        self._db: psycopg.Connection[Any] | None = self._connect()
+        self._lock = threading.Lock()
+        self._jobs: queue.SimpleQueue[_Queued | list[_Queued] | None] = queue.SimpleQueue()
+        self._pending: list[_Queued] = []
+        self._closed = False
+        self._closing = threading.Lock()
+        self.commits = 0  # transactions committed by the writer (for tests and tuning)
+        self.grouped = 0  # jobs those transactions held
+        self._writer = threading.Thread(
+            target=self._write_loop, name="postgres-writer", daemon=True
+        )
+        self._writer.start()
+
+    def _connect(self) -> psycopg.Connection[Any]:
+        try:
+            return psycopg.connect(self._conninfo, autocommit=True)
+        except psycopg.Error as error:
+            raise StorageUnavailableError(
+                f"cannot connect to {self.name}: {_first_line(error)}"
+            ) from None
+
+    # --- writing ------------------------------------------------------------------
+
+    def _enqueue(self, job: _Job) -> concurrent.futures.Future[None]:
+        future: concurrent.futures.Future[None] = concurrent.futures.Future()
+        try:
+            loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        with self._closing:
+            if self._closed:
+                future.set_exception(StorageUnavailableError("the storage is closed"))
+            elif loop is None:
+                self._jobs.put((job, future))
+            else:
+                # One hand-over to the writer per burst of the event loop's callbacks.
+                self._pending.append((job, future))
+                if len(self._pending) == 1:
+                    loop.call_soon(self._flush)
+        return future
+
+    def _flush(self) -> None:
+        with self._closing:
+            if self._pending:
+                self._jobs.put(self._pending)
+                self._pending = []
+
+    def create_table(self, row: TableRow) -> None:
+        """Insert a new table row (committed before this returns)."""
+        values = (
+            row.table_id,
+            row.created_at,
+            row.visibility,
+            json.dumps(dict(row.settings)),
+            row.status,
+            json.dumps(dict(row.summary)),
+            row.version,
+            row.created_at,
+        )
+
+        def insert(db: psycopg.Connection[Any]) -> None:
+            try:
+                db.execute(
+                    f"INSERT INTO tables ({_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                    values,
+                )
+            except pg_errors.UniqueViolation as error:
+                raise StorageConflictError(_first_line(error)) from None
+
+        self._enqueue(insert).result()
+
+    def append(
+        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any]
+    ) -> None:
+        """Insert the entry and update the row in one committed transaction."""
+        self.submit(table_id, entry, status=status, summary=summary).result()
+
+    def submit(
+        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any]
+    ) -> concurrent.futures.Future[None]:
+        """Queue the entry for the writer; the future completes after its commit."""
+        payload = json.dumps(dict(entry.payload), separators=(",", ":"))
+        summary_text = json.dumps(dict(summary))
+        version = entry.version
+
+        def insert(db: psycopg.Connection[Any]) -> None:
+            now = time.time()
+            updated = db.execute(
+                "UPDATE tables SET status = %s, summary = %s, version = %s, "
+                "updated_at = GREATEST(updated_at, %s) WHERE table_id = %s AND version = %s",
+                (status, summary_text, version, now, table_id, version - 1),
+            ).rowcount
+            if updated != 1:
+                raise StorageConflictError(
+                    f"table {table_id}: version {version} does not follow the last"
+                )
+            try:
+                db.execute(
+                    "INSERT INTO log VALUES (%s, %s, %s, %s)", (table_id, version, payload, now)
+                )
+            except pg_errors.UniqueViolation as error:
+                raise StorageConflictError(_first_line(error)) from None
+
+        return self._enqueue(insert)
+
+    def _write_loop(self) -> None:
+        while True:
+            first = self._jobs.get()
+            if first is None:
+                return
+            batch = first if isinstance(first, list) else [first]
+            stop = False
+            while len(batch) < GROUP_LIMIT:
+                try:
+                    job = self._jobs.get_nowait()
+                except queue.Empty:
+                    break
+                if job is None:
+                    stop = True
+                    break
+                if isinstance(job, list):
+                    batch.extend(job)
+                else:
+                    batch.append(job)
+            self._commit_group(batch)
+            if stop:
+                return
+
+    def _writer_connection(self) -> psycopg.Connection[Any]:
+        if self._writer_db is None or self._writer_db.closed or self._writer_db.broken:
+            self._writer_db = None
+            self._writer_db = self._connect()
+        return self._writer_db
+
+    def _commit_group(self, batch: list[_Queued]) -> None:
+        failures: list[BaseException | None] = []
+        try:
+            db = self._writer_connection()
+            try:
+                db.execute("BEGIN")
+            except psycopg.OperationalError:
+                # A connection that died while idle (the database restarted): nothing
+                # was sent, so a fresh connection may take the group.
+                db.close()
+                db = self._writer_connection()
+                db.execute("BEGIN")
+            try:
+                for job, _ in batch:
+                    db.execute("SAVEPOINT job")
+                    try:
+                        job(db)
+                    except Exception as error:  # handed to its waiter
+                        db.execute("ROLLBACK TO SAVEPOINT job")
+                        failures.append(error)
+                    else:
+                        failures.append(None)
+                    db.execute("RELEASE SAVEPOINT job")
+                db.execute("COMMIT")
+            except BaseException:
+                self._roll_back(db)
+                raise
+        except psycopg.OperationalError as error:  # the connection is gone: none committed
+            lost = StorageUnavailableError(f"lost {self.name}: {_first_line(error)}")
+            for _, future in batch:
+                future.set_exception(lost)
+            return
+        except Exception as error:  # the whole group failed
+            for _, future in batch:
+                future.set_exception(error)
+            return
+        self.commits += 1
+        self.grouped += len(batch)
+        # Only now, after COMMIT returned, does anyone hear that a job is done.
+        for (_, future), failure in zip(batch, failures, strict=True):
+            if failure is None:
+                future.set_result(None)
+            else:
+                future.set_exception(failure)
+
+    def _roll_back(self, db: psycopg.Connection[Any]) -> None:
+        if db.broken or db.closed:
+            self._writer_db = None
+            return
+        try:
+            if db.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                db.execute("ROLLBACK")
+        except psycopg.Error:
+            db.close()
+            self._writer_db = None
+
+    # --- reading ------------------------------------------------------------------
+
+    def _read(self, query: Callable[[psycopg.Connection[Any]], _T]) -> _T:
+        """Run a read on the reader connection; a read is safe to run twice, so one
+        that meets a dead connection (the database restarted) tries a fresh one."""
+        with self._lock:
+            for attempt in range(2):
+                try:
+                    if self._db is None or self._db.closed or self._db.broken:
+                        self._db = None
+                        self._db = self._connect()
+                    return query(self._db)
+                except psycopg.OperationalError as error:
+                    if self._db is not None and self._db.broken:
+                        self._db.close()
+                        self._db = None
+                    if attempt or self._db is not None:
+                        raise StorageUnavailableError(
+                            f"lost {self.name}: {_first_line(error)}"
+                        ) from None
+            raise AssertionError("unreachable")
+
+    def table(self, table_id: str) -> TableRow | None:
+        """Return a table's row, or None."""
+        found = self._read(
+            lambda db: db.execute(
+                f"SELECT {_COLUMNS} FROM tables WHERE table_id = %s", (table_id,)
+            ).fetchone()
+        )
+        return None if found is None else _row(found)
+
+    def entries(self, table_id: str) -> list[LogEntry]:
+        """Return every entry of a table in version order."""
+        found = self._read(
+            lambda db: db.execute(
+                "SELECT version, payload FROM log WHERE table_id = %s ORDER BY version",
+                (table_id,),
+            ).fetchall()
+        )
+        return [LogEntry(version, payload) for version, payload in found]
+
+    def tables(self, *, status: str | None = None, visibility: str | None = None) -> list[TableRow]:
+        """Return matching rows, newest first."""
+        query = (
+            f"SELECT {_COLUMNS} FROM tables WHERE (%s::text IS NULL OR status = %s) "
+            "AND (%s::text IS NULL OR visibility = %s) ORDER BY created_at DESC"
+        )
+        found = self._read(
+            lambda db: db.execute(query, (status, status, visibility, visibility)).fetchall()
+        )
+        return [_row(item) for item in found]
+
+    def listed_tables(
+        self, *, since: float, limit: int, before: ListingCursor | None = None
+    ) -> list[TableRow]:
+        """One page of the public list, read in order from its partial index."""
+        values: tuple[Any, ...]
+        if before is None:
+            query, values = _LISTED, (since, limit)
+        else:
+            query, values = _LISTED_AFTER, (since, before.updated_at, before.table_id, limit)
+        found = self._read(lambda db: db.execute(query, values).fetchall())
+        return [_row(item) for item in found]
+
+    def close(self) -> None:
+        """Finish queued writes, stop the writer and close the connections."""
+        with self._closing:
+            if self._closed:
+                return
+            self._closed = True
+            if self._pending:
+                self._jobs.put(self._pending)
+                self._pending = []
+            self._jobs.put(None)
+        self._writer.join()
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+        if self._writer_db is not None:
+            self._writer_db.close()
+
+
+def _row(found: tuple[Any, ...]) -> TableRow:
+    table_id, created_at, visibility, settings, status, summary, version, updated_at = found
+    return TableRow(
+        table_id=table_id,
+        created_at=created_at,
+        visibility=visibility,
+        settings=settings,
+        status=status,
+        summary=summary,
+        version=version,
+        updated_at=updated_at,
+    )
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
