@@ -35,7 +35,7 @@ from sequence_stacks.i18n.rulebook import rule_book
 from .config import ServerSettings
 from .protocol import COMMAND_TYPES, decode, dumps, loads, refused_frame
 from .service import LISTING_PAGE, TableService
-from .storage import ListingCursor, Storage, open_storage
+from .storage import ListingCursor, Storage, StorageUnavailableError, open_storage
 from .table import Refusal
 
 __all__ = ["STATIC_DIR", "create_app"]
@@ -50,6 +50,7 @@ _STATUS: Final = {
     "too_large": 413,
     "rate_limited": 429,
     "bad_origin": 403,
+    "unavailable": 503,
 }
 # Address buckets kept at most; idle (full) buckets are dropped beyond it.
 _ADDRESS_LIMIT: Final = 10_000
@@ -124,6 +125,7 @@ def create_app(
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
+        exception_handlers={StorageUnavailableError: _unavailable},
         middleware=[
             Middleware(_SecurityHeaders),
             Middleware(_CheckOrigin, allowed=config.allowed_origins),
@@ -178,6 +180,11 @@ def _error(refusal: Refusal) -> JSONResponse:
     if refusal.retry_after is not None:
         headers["Retry-After"] = str(refusal.retry_after)
     return JSONResponse(body, status_code=status, headers=headers)
+
+
+async def _unavailable(request: Request, error: Exception) -> Response:
+    """A request that needed the database while it cannot be reached: 503, one line."""
+    return _error(Refusal("unavailable", "the database cannot be reached; try again shortly"))
 
 
 def _json(data: object, status: int = 200) -> JSONResponse:
@@ -666,6 +673,9 @@ async def _dispatch(
             await service.command(table_id, connection, message)
     except Refusal as refusal:
         connection.send(refused_frame(refusal, message.get("id"), -1))
+    except StorageUnavailableError:
+        cut_off = Refusal("unavailable", "the database cannot be reached; try again shortly")
+        connection.send(refused_frame(cut_off, message.get("id"), -1))
     return greeted
 
 

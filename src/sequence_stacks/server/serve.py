@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import os
 import socket
+import sqlite3
+import sys
 from typing import Any
 
 from .config import ENV_PREFIX, ServerSettings
@@ -18,14 +20,20 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
         "serve",
         help="play in the browser: start the web server (lobby, tables, bots)",
         description=(
-            "Start the Sequence Stacks web server with an embedded SQLite database. "
+            "Start the Sequence Stacks web server with an embedded SQLite database "
+            "(or a PostgreSQL one: --db postgresql://user@host/db). "
             "Every option may also be set as SEQUENCE_STACKS_<NAME> in the environment."
         ),
     )
     parser.add_argument("--host", help="interface to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, help="TCP port (default 8000; 0 picks a free one)")
     parser.add_argument(
-        "--db", dest="database", help="SQLite database file (default sequence-stacks.sqlite3)"
+        "--db",
+        dest="database",
+        help=(
+            "a postgresql://user@host/db URL, a SQLite database file "
+            "(default sequence-stacks.sqlite3) or 'memory'"
+        ),
     )
     parser.add_argument("--turn-timeout", type=float, help="seconds a player has to act")
     parser.add_argument("--block-timeout", type=float, help="seconds to answer a Block window")
@@ -55,6 +63,11 @@ def run_serve(args: argparse.Namespace) -> int:
     import uvicorn  # noqa: PLC0415 - imported only when serving
 
     from .app import create_app  # noqa: PLC0415 - keeps `--help` fast
+    from .storage import (  # noqa: PLC0415 - keeps `--help` fast
+        StorageUnavailableError,
+        StorageVersionError,
+        open_storage,
+    )
 
     overrides: dict[str, object] = {
         name: getattr(args, name, None)
@@ -70,11 +83,26 @@ def run_serve(args: argparse.Namespace) -> int:
     if ENV_PREFIX + "FREEZE_HEAP" not in os.environ:
         overrides["freeze_heap"] = True  # the long-running server: see ServerSettings
     settings = ServerSettings.from_env(None, **overrides)
+    try:
+        storage = open_storage(settings.database)
+    except (StorageUnavailableError, StorageVersionError, ValueError, OSError, sqlite3.Error) as e:
+        # One line, no traceback: the setting is wrong or the database is down.
+        where = "" if isinstance(e, StorageUnavailableError) else _database_name(settings.database)
+        print(f"sequence-stacks serve: {where + ': ' if where else ''}{e}", file=sys.stderr)
+        return 2
     port = settings.port or _free_port(settings.host)
     print(f"Sequence Stacks is being served at http://{settings.host}:{port}/", flush=True)
-    print(f"Database: {settings.database}  (Ctrl+C to stop)", flush=True)
+    print(f"Database: {_database_name(settings.database)}  (Ctrl+C to stop)", flush=True)
+    try:
+        _run(uvicorn, create_app(settings, storage=storage), settings, port, args)
+    finally:
+        storage.close()
+    return 0
+
+
+def _run(uvicorn: Any, app: Any, settings: ServerSettings, port: int, args: Any) -> None:
     uvicorn.run(
-        create_app(settings),
+        app,
         host=settings.host,
         port=port,
         log_level=str(getattr(args, "log_level", "warning")),
@@ -82,7 +110,15 @@ def run_serve(args: argparse.Namespace) -> int:
         ws_max_size=settings.max_message_bytes * 4,
         ws_per_message_deflate=settings.compression,
     )
-    return 0
+
+
+def _database_name(database: str) -> str:
+    """The database setting fit to print: a URL loses its password."""
+    if database.startswith(("postgresql://", "postgres://")):
+        from .postgres import describe  # noqa: PLC0415 - psycopg only when used
+
+        return describe(database)
+    return database
 
 
 def _free_port(host: str) -> int:

@@ -48,7 +48,7 @@ from .protocol import (
     update_frame,
 )
 from .scheduler import BLOCK_WINDOW, BotMove, GraceOver, Plan, Schedule, Thinker, TimedOut
-from .storage import ListingCursor, LogEntry, Storage, TableRow
+from .storage import ListingCursor, LogEntry, Storage, StorageUnavailableError, TableRow
 from .table import Entry, Refusal, Table
 
 __all__ = ["Subscriber", "TableService", "hash_token"]
@@ -56,6 +56,10 @@ __all__ = ["Subscriber", "TableService", "hash_token"]
 log = logging.getLogger("sequence_stacks.server")
 
 AUTOPILOT_LIMIT: Final = 100
+UNAVAILABLE_RETRY: Final = 1.0  # seconds between a cut-off table's attempts to reload
+_UNAVAILABLE: Final = (
+    "the game's database cannot be reached; nothing was done. Try again in a moment."
+)
 VISIBILITIES: Final = ("public", "unlisted")
 LISTING_PAGE: Final = 50
 # Entries after which a seat may be held by another token (or by none).
@@ -97,6 +101,9 @@ class _Runtime:
     lock: asyncio.Lock = dataclasses.field(default_factory=asyncio.Lock)
     subscribers: set[Subscriber] = dataclasses.field(default_factory=set)
     task: asyncio.Task[None] | None = None
+    # Set when a commit failed and the table could not be read back: memory may be
+    # ahead of the database, so nothing is done here until a reload succeeds.
+    broken: bool = False
 
     def connected(self) -> list[bool]:
         """Per seat, whether a connection holds it now."""
@@ -145,12 +152,18 @@ class TableService:
     async def _runtime(self, table_id: str) -> _Runtime:
         runtime = self._runtimes.get(table_id)
         if runtime is not None:
+            if runtime.broken:
+                async with runtime.lock:
+                    self._recover(runtime)
             return runtime
         async with self._loading:
             runtime = self._runtimes.get(table_id)
             if runtime is not None:
                 return runtime
-            row = self.storage.table(table_id)
+            try:
+                row = self.storage.table(table_id)
+            except StorageUnavailableError:
+                raise Refusal("unavailable", _UNAVAILABLE) from None
             if row is None:
                 raise Refusal("not_found", f"there is no table {table_id!r}")
             runtime = self._load(row)
@@ -384,6 +397,8 @@ class TableService:
         then stored; the lock stays held until the storage has committed it, so nobody
         hears of it before it is durable. A failed commit reloads the table from storage.
         """
+        if runtime.broken:
+            raise Refusal("unavailable", _UNAVAILABLE)
         table = runtime.table
         version = table.version + 1
         entry = table.apply_payload(version, payload)
@@ -395,6 +410,10 @@ class TableService:
         )
         try:
             interrupted = await _committed(stored)
+        except StorageUnavailableError as error:
+            log.error("table %s: storing version %d failed: %s", table.table_id, version, error)
+            self._reload(runtime)
+            raise Refusal("unavailable", _UNAVAILABLE) from None
         except Exception:
             log.exception("table %s: storing version %d failed; reloading", table.table_id, version)
             self._reload(runtime)
@@ -435,9 +454,26 @@ class TableService:
                     log.info("table %s: a connection lost its seat", table.table_id)
 
     def _reload(self, runtime: _Runtime) -> None:
-        row = self.storage.table(runtime.table.table_id)
-        assert row is not None
-        runtime.table = Table.rebuild(row, self.storage.entries(row.table_id))
+        """Rebuild the table from storage (memory never runs ahead of the database); if
+        the storage cannot be read either, mark the table broken and refuse."""
+        table_id = runtime.table.table_id
+        try:
+            row = self.storage.table(table_id)
+            assert row is not None
+            runtime.table = Table.rebuild(row, self.storage.entries(table_id))
+        except StorageUnavailableError as error:
+            runtime.broken = True
+            log.error("table %s: cut off from its database: %s", table_id, error)
+            raise Refusal("unavailable", _UNAVAILABLE) from None
+        runtime.broken = False
+
+    def _recover(self, runtime: _Runtime) -> None:
+        """Under the lock: reload a broken table (raising Refusal while still cut off)."""
+        if runtime.broken:
+            self._reload(runtime)
+            self._rebind(runtime)
+            runtime.schedule.replan(runtime.table)
+            log.warning("table %s: database reached again; reloaded", runtime.table.table_id)
 
     def _broadcast(self, runtime: _Runtime, entry: Entry) -> None:
         table = runtime.table
@@ -460,9 +496,14 @@ class TableService:
     def _firer(self, runtime: _Runtime) -> Callable[[Plan], Any]:
         async def fire(plan: Plan) -> None:
             try:
+                self._recover(runtime)
                 await self._fire(runtime, plan)
-            except Exception:
-                log.exception("table %s: automatic action failed", runtime.table.table_id)
+            except Exception as error:
+                if isinstance(error, Refusal) and error.code == "unavailable":
+                    # Cut off from the database: try again shortly, not in a busy loop.
+                    await asyncio.sleep(UNAVAILABLE_RETRY)
+                else:
+                    log.exception("table %s: automatic action failed", runtime.table.table_id)
                 runtime.schedule.replan(runtime.table)
 
         return fire
