@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from sequence_stacks.engine import Replay, observe
-from sequence_stacks.server import MemoryStorage, ServerSettings, create_app
+from sequence_stacks.server import MemoryStorage, ServerSettings, Storage, create_app
 from sequence_stacks.server.protocol import dumps, loads
 from sequence_stacks.server.storage import TableRow
 from sequence_stacks.server.table import Refusal, Table
@@ -28,17 +28,20 @@ from .harness import (
     play_until_over,
     sit,
 )
+from .postgres import STORAGE_KINDS, storage_of
 
 pytestmark = pytest.mark.timeout(120)
 
 
-@pytest.fixture
-def storage() -> MemoryStorage:
-    return MemoryStorage()
+@pytest.fixture(params=STORAGE_KINDS)
+def storage(request: pytest.FixtureRequest) -> Iterator[Storage]:
+    """Each test against the in-memory store and a fresh PostgreSQL schema (#17)."""
+    with storage_of(request.param) as store:
+        yield store
 
 
 @pytest.fixture
-def client(storage: MemoryStorage) -> Iterator[TestClient]:
+def client(storage: Storage) -> Iterator[TestClient]:
     with TestClient(create_app(FAST, storage=storage)) as test_client:
         yield test_client
 
@@ -67,7 +70,7 @@ def _play_one_turn(player: Player) -> None:
 
 
 def test_a_leaver_mid_game_sees_no_hand_and_cannot_play_the_seat(
-    client: TestClient, storage: MemoryStorage
+    client: TestClient, storage: Storage
 ) -> None:
     table_id = create_table(client, {**SHORT_GAME, "player_count": 3})
     _, ann_token = sit(client, table_id, "Ann")
@@ -106,7 +109,7 @@ def test_a_leaver_mid_game_sees_no_hand_and_cannot_play_the_seat(
 
 
 def test_a_leaver_between_games_sees_nothing_of_who_sits_there_next(
-    client: TestClient, storage: MemoryStorage
+    client: TestClient, storage: Storage
 ) -> None:
     table_id = create_table(client, {**SHORT_GAME, "player_count": 2})
     _, ann_token = sit(client, table_id, "Ann", seat=0)
@@ -250,7 +253,7 @@ def _answer_to(client_id: str) -> Callable[[dict[str, Any]], bool]:
     return lambda frame: frame.get("id") == client_id
 
 
-def test_a_resent_command_is_a_duplicate_after_a_restart_too(storage: MemoryStorage) -> None:
+def test_a_resent_command_is_a_duplicate_after_a_restart_too(storage: Storage) -> None:
     """The per-sender key is rebuilt from the log (``by`` / ``seat``), so a reconnecting
     client resending an unacknowledged command is answered as a duplicate."""
     with TestClient(create_app(FAST, storage=storage)) as client:
@@ -273,7 +276,7 @@ def test_a_resent_command_is_a_duplicate_after_a_restart_too(storage: MemoryStor
 
 
 def test_replay_step_k_is_the_position_after_k_actions_and_its_entry_is_action_k(
-    client: TestClient, storage: MemoryStorage
+    client: TestClient, storage: Storage
 ) -> None:
     table_id = create_table(client, {**SHORT_GAME, "player_count": 2})
     _, token = sit(client, table_id, "Ann")
@@ -339,7 +342,7 @@ def test_a_streamed_oversized_body_is_refused_while_reading(client: TestClient) 
 # --- 7. rate limits per client address; a cheap, paged public list ---------------------
 
 
-def test_table_creation_is_limited_per_client_address(storage: MemoryStorage) -> None:
+def test_table_creation_is_limited_per_client_address(storage: Storage) -> None:
     settings = dataclasses.replace(FAST, create_burst=3, create_per_minute=1)
     app = create_app(settings, storage=storage)
     with TestClient(app, client=("10.0.0.1", 1)) as one, TestClient(app, client=("10.0.0.2", 2)):
@@ -354,7 +357,7 @@ def test_table_creation_is_limited_per_client_address(storage: MemoryStorage) ->
         assert other.post("/api/tables", json={}).status_code == 201  # another address
 
 
-def test_seat_taking_is_limited_per_client_address(storage: MemoryStorage) -> None:
+def test_seat_taking_is_limited_per_client_address(storage: Storage) -> None:
     settings = dataclasses.replace(FAST, sit_burst=2, sit_per_minute=1)
     with TestClient(create_app(settings, storage=storage)) as client:
         table_id = create_table(client, {**SHORT_GAME, "player_count": 4})
@@ -367,6 +370,8 @@ def test_seat_taking_is_limited_per_client_address(storage: MemoryStorage) -> No
         assert [s["kind"] for s in seats] == ["human", "human", "empty", "empty"]
 
 
+# It ages a table by hand in the memory store's dictionary.
+@pytest.mark.parametrize("storage", ["memory"], indirect=True)
 def test_the_public_list_pages_through_open_tables_only(storage: MemoryStorage) -> None:
     settings = dataclasses.replace(FAST, create_burst=500, listing_idle=3600)
     with TestClient(create_app(settings, storage=storage)) as client:
@@ -407,7 +412,7 @@ def test_the_public_list_pages_through_open_tables_only(storage: MemoryStorage) 
 
 
 def test_cross_origin_posts_are_refused_and_change_nothing(
-    client: TestClient, storage: MemoryStorage
+    client: TestClient, storage: Storage
 ) -> None:
     evil = {"origin": "http://evil.example", "content-type": "text/plain"}
     response = client.post("/api/tables", content='{"options": {}}', headers=evil)
@@ -440,7 +445,7 @@ def test_a_cross_origin_websocket_handshake_is_refused(client: TestClient) -> No
         assert json.loads(ws.receive_text())["type"] == "pong"
 
 
-def test_allowed_origins_come_from_the_settings(storage: MemoryStorage) -> None:
+def test_allowed_origins_come_from_the_settings(storage: Storage) -> None:
     settings = dataclasses.replace(FAST, allowed_origins=("https://play.example.org",))
     with TestClient(create_app(settings, storage=storage)) as client:
         allowed = {"origin": "https://play.example.org"}
@@ -456,7 +461,7 @@ def test_allowed_origins_come_from_the_settings(storage: MemoryStorage) -> None:
         ServerSettings(allowed_origins=("evil.example",))
 
 
-def test_storage_rows_carry_when_they_last_changed(storage: MemoryStorage) -> None:
+def test_storage_rows_carry_when_they_last_changed(storage: Storage) -> None:
     row = TableRow("t", 100.0, "public", SHORT_GAME)
     storage.create_table(row)
     assert storage.tables()[0].updated_at == 100.0

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from sequence_stacks.server import MemoryStorage, create_app
+from sequence_stacks.server import Storage, create_app
 from sequence_stacks.server.audit import card_ids
 
 from .harness import (
@@ -25,23 +25,26 @@ from .harness import (
     play_until_over,
     sit,
 )
+from .postgres import STORAGE_KINDS, storage_of
 
 pytestmark = pytest.mark.timeout(90)
 
 
-@pytest.fixture
-def storage() -> MemoryStorage:
-    return MemoryStorage()
+@pytest.fixture(params=STORAGE_KINDS)
+def storage(request: pytest.FixtureRequest) -> Iterator[Storage]:
+    """Each test against the in-memory store and a fresh PostgreSQL schema (#17)."""
+    with storage_of(request.param) as store:
+        yield store
 
 
 @pytest.fixture
-def client(storage: MemoryStorage) -> Iterator[TestClient]:
+def client(storage: Storage) -> Iterator[TestClient]:
     with TestClient(create_app(FAST, storage=storage)) as test_client:
         yield test_client
 
 
 def test_two_humans_and_a_bot_play_a_whole_game_without_leaks(
-    client: TestClient, storage: MemoryStorage
+    client: TestClient, storage: Storage
 ) -> None:
     table_id = create_table(client)
     _, ann_token = sit(client, table_id, "Ann")
@@ -75,7 +78,7 @@ def test_two_humans_and_a_bot_play_a_whole_game_without_leaks(
 
 
 def test_every_seat_gets_every_version_and_block_prompts_alike(
-    client: TestClient, storage: MemoryStorage
+    client: TestClient, storage: Storage
 ) -> None:
     table_id = create_table(client, {**SHORT_GAME, "player_count": 4})
     tokens = [sit(client, table_id, name)[1] for name in ("Ann", "Bob")]
@@ -109,7 +112,7 @@ def test_every_seat_gets_every_version_and_block_prompts_alike(
 
 
 def test_refusals_reach_only_the_actor_and_change_nothing(
-    client: TestClient, storage: MemoryStorage
+    client: TestClient, storage: Storage
 ) -> None:
     table_id = create_table(client, {**SHORT_GAME, "player_count": 2})
     tokens = [sit(client, table_id, name)[1] for name in ("Ann", "Bob")]
@@ -150,9 +153,7 @@ def test_refusals_reach_only_the_actor_and_change_nothing(
         assert all(f["type"] != "refused" or f["id"].startswith("bob") for f in bob.frames)
 
 
-def test_duplicate_commands_are_answered_idempotently(
-    client: TestClient, storage: MemoryStorage
-) -> None:
+def test_duplicate_commands_are_answered_idempotently(client: TestClient, storage: Storage) -> None:
     table_id = create_table(client, {**SHORT_GAME, "player_count": 2})
     _, token = sit(client, table_id, "Ann")
     with connect(client, table_id, "ann") as ann:
@@ -168,9 +169,7 @@ def test_duplicate_commands_are_answered_idempotently(
         assert [e.payload["op"] for e in storage.entries(table_id)].count("start") == 1
 
 
-def test_reconnect_catches_up_with_missed_versions(
-    client: TestClient, storage: MemoryStorage
-) -> None:
+def test_reconnect_catches_up_with_missed_versions(client: TestClient, storage: Storage) -> None:
     table_id = create_table(client, {**SHORT_GAME, "player_count": 2})
     bob_token = sit(client, table_id, "Bob")[1]  # seat 0 plays first
     ann_token = sit(client, table_id, "Ann")[1]
@@ -217,7 +216,7 @@ def test_bad_token_is_a_spectator(client: TestClient) -> None:
 
 
 def test_malformed_messages_get_errors_and_keep_the_connection(
-    client: TestClient, storage: MemoryStorage
+    client: TestClient, storage: Storage
 ) -> None:
     table_id = create_table(client)
     _, token = sit(client, table_id, "Ann")
@@ -270,7 +269,7 @@ def test_flooding_is_rate_limited(client: TestClient) -> None:
         assert closed.value.code == 1008
 
 
-def test_a_client_that_bursts_now_and_then_is_not_cut_off(storage: MemoryStorage) -> None:
+def test_a_client_that_bursts_now_and_then_is_not_cut_off(storage: Storage) -> None:
     # Turned-away messages are forgiven at the message rate: only sustained flooding
     # closes the socket, not a lifetime total of refusals (docs/protocol.md).
     settings = dataclasses.replace(FAST, rate_per_second=50.0, rate_burst=10)
@@ -301,7 +300,7 @@ def test_unknown_table_is_an_error(client: TestClient) -> None:
         assert player.wait_for(lambda f: f["type"] == "error")["code"] == "not_found"
 
 
-def test_lobby_commands_over_the_socket(client: TestClient, storage: MemoryStorage) -> None:
+def test_lobby_commands_over_the_socket(client: TestClient, storage: Storage) -> None:
     table_id = create_table(client, {**SHORT_GAME, "player_count": 4})
     _, token = sit(client, table_id, "Ann")
     with connect(client, table_id, "ann") as ann:

@@ -1,4 +1,4 @@
-"""Storage: the memory and SQLite implementations keep one contract; SQLite is durable
+"""Storage: the memory, SQLite and PostgreSQL implementations keep one contract; SQLite is durable
 (committed before acknowledged) and a restarted server carries on mid-game."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from sequence_stacks.server import MemoryStorage, SqliteStorage, create_app
+from sequence_stacks.server import SqliteStorage, create_app
 from sequence_stacks.server.storage import (
     _LISTED,
     ListingCursor,
@@ -23,17 +23,20 @@ from sequence_stacks.server.storage import (
 )
 
 from .harness import FAST, SHORT_GAME, assert_no_leaks, connect, create_table, play_until_over, sit
+from .postgres import storage_of
 
 pytestmark = pytest.mark.timeout(90)
 
 
-@pytest.fixture(params=["memory", "sqlite"])
+@pytest.fixture(params=["memory", "sqlite", "postgresql"])
 def storage(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Storage]:
-    store: Storage = (
-        MemoryStorage() if request.param == "memory" else SqliteStorage(str(tmp_path / "t.sqlite3"))
-    )
-    yield store
-    store.close()
+    if request.param == "sqlite":
+        store = SqliteStorage(str(tmp_path / "t.sqlite3"))
+        yield store
+        store.close()
+        return
+    with storage_of(request.param) as fresh:
+        yield fresh
 
 
 def _row(table_id: str, visibility: str = "public", created_at: float = 1.0) -> TableRow:
