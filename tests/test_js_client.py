@@ -157,7 +157,7 @@ def write_fixtures(directory: Path) -> None:
     20.19 reads a bare ``.js`` file as CommonJS, and the served folder needs none)."""
     scripts = directory / "static"
     scripts.mkdir()
-    for script in STATIC_DIR.glob("*.js"):
+    for script in [*STATIC_DIR.glob("*.js"), *STATIC_DIR.glob("*.html")]:
         shutil.copyfile(script, scripts / script.name)
     (scripts / "package.json").write_text('{"type": "module"}\n')
     files = {

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from sequence_stacks.i18n.messages import MESSAGES
 from sequence_stacks.server.app import STATIC_DIR
 
 SCRIPTS = sorted(STATIC_DIR.glob("*.js"))
@@ -159,3 +160,89 @@ def test_no_page_has_inline_script_style_or_handlers(path: Path) -> None:
     for script in re.finditer(r"<script\b([^>]*)>(.*?)</script>", text, re.DOTALL | re.IGNORECASE):
         assert "src=" in script.group(1), f"{path.name}: {script.group(0)}"
         assert not script.group(2).strip(), f"{path.name}: {script.group(0)}"
+
+
+class _PageWords(HTMLParser):
+    """A page's own words: each text (with a letter) and each title, aria-label and
+    placeholder, with the message key that fills it in (``data-t``, ``data-t-attr``)."""
+
+    WORDY = ("title", "aria-label", "placeholder", "alt")
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[tuple[str, str | None]] = []  # (tag, data-t) of open elements
+        self.texts: list[tuple[str, str | None, str]] = []  # (text, key, tag)
+        self.attributes: list[tuple[str, str, str | None]] = []  # (name, value, key)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        keys = dict(
+            pair.split(":", 1) for pair in (found.get("data-t-attr") or "").split() if ":" in pair
+        )
+        for name in self.WORDY:
+            value = found.get(name)
+            if value and tag != "link" and any(char.isalpha() for char in value):
+                self.attributes.append((name, value, keys.get(name)))
+        if tag not in ("meta", "link", "input", "br", "img"):
+            self.stack.append((tag, found.get("data-t")))
+
+    def handle_endtag(self, tag: str) -> None:
+        while self.stack:
+            if self.stack.pop()[0] == tag:
+                break
+
+    def handle_data(self, data: str) -> None:
+        text = " ".join(data.split())
+        if not self.stack or not any(char.isalpha() for char in text):
+            return
+        tag, key = self.stack[-1]
+        if tag not in ("script", "style"):
+            self.texts.append((text, key, tag))
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda path: path.name)
+def test_every_word_of_a_page_comes_from_a_message(path: Path) -> None:
+    """Each text and wordy attribute of the HTML names the message that replaces it
+    once the words are loaded (#14), and its English fallback is that message's text.
+    Keyboard keys (<kbd>) are keys, not words."""
+    words = _PageWords()
+    words.feed(path.read_text())
+    words.close()
+    problems = []
+    for text, key, tag in words.texts:
+        if tag == "kbd":
+            continue
+        if key is None:
+            problems.append(f"<{tag}> {text!r} has no data-t")
+        elif key not in MESSAGES:
+            problems.append(f"<{tag}> {text!r}: no message {key}")
+        elif MESSAGES[key].text != text:
+            problems.append(f"<{tag}> {text!r} is not the English of {key}")
+    for name, value, key in words.attributes:
+        if key is None:
+            problems.append(f"{name}={value!r} has no data-t-attr")
+        elif key not in MESSAGES or MESSAGES[key].text != value:
+            problems.append(f"{name}={value!r} is not the English of {key}")
+    assert words.texts
+    assert not problems, "\n".join(problems)
+
+
+def test_the_pages_have_a_language_menu_and_fill_their_words() -> None:
+    text = {path.name: path.read_text() for path in SCRIPTS + PAGES}
+    for page in ("index.html", "table.html", "replay.html"):
+        assert 'id="language"' in text[page], page
+        assert "data-t-attr" in text[page], page
+    for script in ("table.js", "lobby.js", "replay.js"):
+        assert "setUpPage()" in text[script], script
+    assert "/api/languages" in text["pagewords.js"]
+    assert "SameSite=Lax" in text["pagewords.js"]
+    assert "/api/rules" in text["rules.js"]
+
+
+def test_the_stylesheet_names_a_font_for_every_script() -> None:
+    css = (STATIC_DIR / "app.css").read_text()
+    for family in ("Noto Sans", "Noto Sans Armenian", "Noto Sans Devanagari", "Noto Sans KR"):
+        assert f'"{family}"' in css, family
+    assert "Noto Sans CJK KR" in css
+    assert re.search(r":lang\(hi\)[^{]*\{[^}]*letter-spacing:\s*normal", css)
+    assert re.search(r":lang\(ko\)[^{]*\{[^}]*word-break:\s*keep-all", css)

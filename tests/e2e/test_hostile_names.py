@@ -469,14 +469,16 @@ class Scene:
         return game
 
     def check_rules(self) -> None:
-        """The rules help (built from data, not markup) opens with its sections."""
+        """The rules help (built from data, not markup) opens with the rule book's
+        sections (GET /api/rules, #14)."""
         page = self.spectator.page
         page.keyboard.press("?")
-        page.wait_for_selector("#help[open]")
-        self.check("rules title", self.spectator.texts("#help h2"), ["How to play Sequence Stacks"])
-        self.check("rules sections", len(self.spectator.texts("#help h3")), 4)
-        self.check("rules list items", len(self.spectator.texts("#help li")), 8)
-        self.check("rules keys", len(self.spectator.texts("#help kbd")), 7)
+        page.wait_for_selector("#help[open] .rule-book")
+        title = "Sequence Stacks \u2014 the canonical rules"
+        self.check("rules title", self.spectator.texts("#help h2"), ["Using this page", title])
+        self.check("rules sections", len(self.spectator.texts("#help h3")), 9)
+        self.check("rules tables", len(self.spectator.texts("#help table")), 1)
+        self.check("rules list items", len(self.spectator.texts("#help li")) > 40, True)
         self.spectator.inspect("rules")
         self.spectator.shot("rules", phone=False)
         page.click("#help .close")

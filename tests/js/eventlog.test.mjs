@@ -88,8 +88,9 @@ describe("names from the catalog", () => {
 
 describe("the static client's messages", () => {
   // A key is a dotted literal of one of these families, anywhere in a script.
-  const KEY = /["'`]((?:card|choice|colour|end|list|lobby|log|pile|prompt|refused|replay|seat|table)\.[A-Za-z0-9_.-]+)["'`]/g;
+  const KEY = /["'`]((?:card|choice|colour|end|list|lobby|log|page|pile|prompt|refused|replay|seat|table)\.[A-Za-z0-9_.-]+)["'`]/g;
   const scripts = readdirSync(STATIC).filter((name) => name.endsWith(".js"));
+  const pages = readdirSync(STATIC).filter((name) => name.endsWith(".html"));
 
   test("every literal key in the scripts is defined in messages.py", () => {
     const missing = [];
@@ -98,6 +99,23 @@ describe("the static client's messages", () => {
         if (!Object.hasOwn(messages, key)) missing.push(`${name}: ${key}`);
       }
     }
+    assert.deepEqual(missing, []);
+  });
+
+  test("every key of a page's data-t and data-t-attr is defined in messages.py (#14)", () => {
+    assert.ok(pages.length >= 3, "the pages are copied beside the scripts");
+    const missing = [];
+    let found = 0;
+    for (const name of pages) {
+      const html = readFileSync(new URL(name, STATIC), "utf8");
+      const keys = [...html.matchAll(/data-t="([^"]+)"/g)].map((m) => m[1]);
+      for (const [, pairs] of html.matchAll(/data-t-attr="([^"]+)"/g)) {
+        keys.push(...pairs.trim().split(/\s+/).map((pair) => pair.split(":")[1]));
+      }
+      found += keys.length;
+      for (const key of keys) if (!Object.hasOwn(messages, key)) missing.push(`${name}: ${key}`);
+    }
+    assert.ok(found > 50, `only ${found} keys in the pages`);
     assert.deepEqual(missing, []);
   });
 });

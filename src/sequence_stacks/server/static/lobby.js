@@ -2,7 +2,8 @@
 
 import { h } from "./dom.js";
 import { refusalLine } from "./eventlog.js";
-import { loadWords, t } from "./messages.js";
+import { formatNumber, loadWords, t } from "./messages.js";
+import { setUpPage } from "./pagewords.js";
 
 const form = document.querySelector("#create");
 const list = document.querySelector("#tables");
@@ -12,13 +13,28 @@ function option(name) {
   return form.elements.namedItem(name);
 }
 
+// A number the form cannot send, named by the form's own label (the reader's words,
+// not the option's internal name): "Hand size: a whole number from 1 to 10."
+function numberProblem(input) {
+  if (input.validity.valid && (input.value === "" || Number.isInteger(Number(input.value)))) return null;
+  const label = input.closest("label")?.querySelector("[data-t]")?.textContent ?? input.name;
+  return t("page.lobby.option_range", { option: label, low: Number(input.min), high: Number(input.max) });
+}
+
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
   problem.textContent = "";
   const options = { player_count: Number(option("players").value) };
   for (const name of ["chips_to_win", "min_each_colour", "hand_size", "piles_per_colour"]) {
-    const value = option(name).value;
-    if (value !== "") options[name] = Number(value);
+    const input = option(name);
+    const wrong = numberProblem(input);
+    if (wrong) {
+      problem.textContent = wrong;
+      input.closest("details").open = true;
+      input.focus();
+      return;
+    }
+    if (input.value !== "") options[name] = Number(input.value);
   }
   for (const name of ["steal_chip_can_win", "two_player_reverses"]) {
     if (option(name).checked) options[name] = true;
@@ -31,7 +47,9 @@ form.addEventListener("submit", async (event) => {
   });
   const data = await response.json();
   if (!response.ok) {
-    problem.textContent = refusalLine(data, (seat) => t("seat.numbered", { number: seat + 1 }));
+    // The options' own names stay off the screen: a refused set of options is told in
+    // the reader's words; any other refusal by its code.
+    problem.textContent = data.code === "bad_request" ? t("page.lobby.options_refused") : refusalLine(data, (seat) => t("seat.numbered", { number: seat + 1 }));
     return;
   }
   location.href = data.url;
@@ -75,6 +93,8 @@ async function refresh() {
 loadWords()
   .catch((error) => console.error(`the messages or the catalog did not load: ${error}`))
   .finally(() => {
+    setUpPage();
+    for (const choice of option("players").options) choice.textContent = formatNumber(Number(choice.value));
     refresh();
     setInterval(refresh, 5000);
   });

@@ -6,6 +6,7 @@ import { cardBack, cardElement, colourClass } from "./cards.js";
 import { h } from "./dom.js";
 import { eventMessage, line, pileName, refusalLine } from "./eventlog.js";
 import { loadWords, t } from "./messages.js";
+import { setUpPage } from "./pagewords.js";
 
 const parts = location.pathname.split("/");
 const tableId = decodeURIComponent(parts[2]);
@@ -118,4 +119,7 @@ document.addEventListener("keydown", (event) => {
 });
 loadWords()
   .catch((error) => console.error(`the messages or the catalog did not load: ${error}`))
-  .finally(() => load(null));
+  .finally(() => {
+    setUpPage();
+    load(null);
+  });

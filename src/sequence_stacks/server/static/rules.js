@@ -1,40 +1,76 @@
-// The rules help shown in a dialog (a summary of RULES.md), as data that dom.js's
-// `build` turns into nodes: a string is text, `[tag, ...children]` an element.
+// The in-game help (#14): how to use the page, from the messages, then the rule book in
+// the reader's language (GET /api/rules, i18n/rules/<lang>.md, English while a language
+// has none) as blocks of text runs, built with elements and text nodes only.
 
-import { build } from "./dom.js";
+import { h } from "./dom.js";
+import { t } from "./messages.js";
 
-const RULES = [
-  ["h2", "How to play Sequence Stacks"],
-  ["p",
-    ["b", "Goal."], " Be the first to hold ", ["b", "5 chips with at least 2 of each colour"],
-    " (the table may use other numbers; see the settings). You win a chip by completing a sequence."],
-  ["h3", "Your turn"],
-  ["ol",
-    ["li", "Draw until you hold 5 cards."],
-    ["li", "Play as many cards as you like, one at a time, from your hand or from the top of your own discard pile, onto the shared sequence piles."],
-    ["li", "End the turn by discarding one card from your hand onto your discard pile."]],
-  ["h3", "Sequence piles"],
-  ["p",
-    "At most two piles of each colour. A ", ["b", "1"], " starts a pile, then each card is one higher: 1, 2, 3, 4, 5. ",
-    ["b", "Wilds"], " stand for any number of their own colour. The card that makes a pile five long completes it and its player takes a chip of that colour, unless an opponent ",
-    ["b", "blocks"], "."],
-  ["p", "If your hand empties during your turn you draw five more and keep playing."],
-  ["h3", "Action cards"],
-  ["ul",
-    ["li", ["b", "Skip"], ": the next player loses their turn."],
-    ["li", ["b", "Reverse"], ": the direction of play flips."],
-    ["li", ["b", "Steal a card"], ": take the top card of an opponent's discard pile."],
-    ["li", ["b", "Steal a chip"], ": take a chip from an opponent (never the chip that would win)."],
-    ["li", ["b", "Block"], ": when an opponent completes a sequence, everyone else is asked \"Block or pass?\" at the same moment, with the same deadline. Blocking discards the sequence and no chip is taken. No answer in time is a pass."]],
-  ["h3", "Using this page"],
-  ["p",
-    "Select a card (click, or Tab to it and press Enter): the places where it can go light up. Choose one. Keys: ",
-    ["kbd", "1"], "-", ["kbd", "9"], " select cards in your hand, ", ["kbd", "D"],
-    " discards the selected card, ", ["kbd", "Esc"], " clears the selection, ", ["kbd", "B"], "/", ["kbd", "P"],
-    " answer a Block prompt, ", ["kbd", "?"], " opens this help."],
-];
+const HEADINGS = { h1: "h2", h2: "h3", h3: "h4" };
 
-/** The rules help as nodes, for the help dialog's body. */
-export function rulesNodes() {
-  return RULES.map(build);
+function runs(list) {
+  return list.map((run) => {
+    let node = run.code ? h("code", {}, run.text) : document.createTextNode(run.text);
+    if (run.bold) node = h("strong", {}, node);
+    return node;
+  });
+}
+
+function items(list) {
+  return h("ul", {}, ...list.map((item) => h("li", {}, ...runs(item.runs), item.items.length ? items(item.items) : null)));
+}
+
+function table(block) {
+  const row = (cells, tag) => h("tr", {}, ...cells.map((cell) => h(tag, {}, ...runs(cell))));
+  return h("table", { class: "rule-table" }, h("thead", {}, row(block.header, "th")), h("tbody", {}, ...block.rows.map((cells) => row(cells, "td"))));
+}
+
+/** One block of the rule book as an element. */
+export function blockNode(block) {
+  if (block.type in HEADINGS) return h(HEADINGS[block.type], {}, ...runs(block.runs));
+  if (block.type === "ul") return items(block.items);
+  if (block.type === "table") return table(block);
+  return h("p", {}, ...runs(block.runs ?? []));
+}
+
+/** The rule book's nodes, in a section marked with the language its text is in. */
+export function ruleBookNode(book) {
+  return h("section", { class: "rule-book", lang: book.language }, ...book.blocks.map(blockNode));
+}
+
+function usingThePage() {
+  return h("section", { class: "help-use" }, h("h2", {}, t("page.help.using")), h("p", {}, t("page.help.select")), h("p", {}, t("page.help.keys")));
+}
+
+let loading = null;
+
+// The rule book is fetched the first time the help opens.
+function fill(body) {
+  loading ??= (async () => {
+    const lang = document.documentElement.lang || "en";
+    body.replaceChildren(usingThePage(), h("p", { class: "muted" }, t("page.help.loading")));
+    try {
+      const response = await fetch(`/api/rules?lang=${encodeURIComponent(lang)}`);
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      body.replaceChildren(usingThePage(), ruleBookNode(await response.json()));
+    } catch (error) {
+      console.error(`the rule book did not load: ${error}`);
+      body.replaceChildren(usingThePage(), h("p", { class: "error" }, t("page.help.unavailable")));
+      loading = null;
+    }
+  })();
+  return loading;
+}
+
+/** Open the help dialog at its top (the game goes on meanwhile; nothing is paused). */
+export function openHelp(dialog) {
+  const body = dialog.querySelector(".body");
+  const done = fill(body);
+  if (!dialog.open) dialog.showModal();
+  const toTop = () => {
+    dialog.scrollTop = 0;
+    body.scrollTop = 0;
+  };
+  body.focus({ preventScroll: true });
+  toTop();
+  done.then(toTop);
 }

@@ -9,7 +9,8 @@ import { h } from "./dom.js";
 import { colourName, entryMessage, eventMessage, kindInfo, kindName, kindOf, line, pileName, refusalLine } from "./eventlog.js";
 import { loadWords, t } from "./messages.js";
 import { TableSocket } from "./net.js";
-import { rulesNodes } from "./rules.js";
+import { setUpPage } from "./pagewords.js";
+import { openHelp } from "./rules.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
 const tokenKey = `sequence-stacks:token:${tableId}`;
@@ -530,14 +531,13 @@ $("#copy-link").addEventListener("click", async () => {
 });
 
 const help = $("#help");
-help.querySelector(".body").replaceChildren(...rulesNodes());
-$("#help-open").addEventListener("click", () => help.showModal());
+$("#help-open").addEventListener("click", () => openHelp(help));
 help.querySelector(".close").addEventListener("click", () => help.close());
 
 document.addEventListener("keydown", (event) => {
   if (event.target.closest("input, textarea, select") || event.ctrlKey || event.metaKey || event.altKey) return;
   const prompt = !$("#block-prompt").hidden;
-  if (event.key === "?") help.showModal();
+  if (event.key === "?") openHelp(help);
   else if (event.key === "Escape" && ui.selected) select(null);
   else if (prompt && event.key.toLowerCase() === "p") act(plainAction("pass"));
   else if (prompt && event.key.toLowerCase() === "b" && !$("#answer-block").disabled) act(plainAction("block"));
@@ -559,4 +559,7 @@ window.sequenceStacks = { dropSocket: () => socket.drop(), ui, socket };
 // The words and the catalog come first: every frame is rendered with them.
 loadWords()
   .catch((error) => console.error(`the messages or the catalog did not load: ${error}`))
-  .finally(() => socket.connect(localStorage.getItem(tokenKey)));
+  .finally(() => {
+    setUpPage();
+    socket.connect(localStorage.getItem(tokenKey));
+  });

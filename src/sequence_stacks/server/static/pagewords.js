@@ -1,0 +1,88 @@
+// The pages' own words and the language menu (#14). The HTML keeps its English text as
+// the fallback with no script; once the messages are loaded, `fillPage` puts the
+// reader's words in: `data-t="key"` is an element's text, `data-t-attr="name:key ..."`
+// its attributes (title, aria-label, placeholder). The menu lists the languages from
+// /api/languages, each named in itself; a choice is remembered in the `lang` cookie
+// (which the server reads for every page and message) and in localStorage.
+
+import { h } from "./dom.js";
+import { has, t } from "./messages.js";
+
+const ATTRIBUTES = new Set(["title", "aria-label", "placeholder", "alt"]);
+const COOKIE = "lang";
+const YEAR = 365 * 24 * 60 * 60;
+
+/** Fill every `data-t` and `data-t-attr` under `root` from the messages. */
+export function fillPage(root = document) {
+  for (const el of root.querySelectorAll("[data-t]")) {
+    if (has(el.dataset.t)) el.textContent = t(el.dataset.t);
+  }
+  for (const el of root.querySelectorAll("[data-t-attr]")) {
+    for (const pair of el.dataset.tAttr.trim().split(/\s+/)) {
+      const [name, key] = pair.split(":");
+      if (ATTRIBUTES.has(name) && has(key)) el.setAttribute(name, t(key));
+    }
+  }
+}
+
+function cookieLanguage() {
+  const found = document.cookie.split(";").map((part) => part.trim()).find((part) => part.startsWith(`${COOKIE}=`));
+  return found ? decodeURIComponent(found.slice(COOKIE.length + 1)) : null;
+}
+
+function remember(code) {
+  document.cookie = `${COOKIE}=${encodeURIComponent(code)}; path=/; max-age=${YEAR}; SameSite=Lax`;
+  try {
+    localStorage.setItem(COOKIE, code);
+  } catch {
+    // Storage may be off; the cookie alone is enough.
+  }
+}
+
+/** Choose a language: remember it, then load the page again in it. */
+export function chooseLanguage(code) {
+  remember(code);
+  const url = new URL(location.href);
+  if (url.searchParams.has("lang")) {
+    url.searchParams.delete("lang"); // a ?lang= would outrank the choice
+    location.replace(url.href);
+  } else {
+    location.reload();
+  }
+}
+
+// A choice kept in localStorage comes back when its cookie is gone (cleared, expired).
+function restore(codes) {
+  let stored = null;
+  try {
+    stored = localStorage.getItem(COOKIE);
+  } catch {
+    return;
+  }
+  if (!stored || !codes.includes(stored) || cookieLanguage() !== null) return;
+  if (new URL(location.href).searchParams.has("lang")) return;
+  remember(stored);
+  if (stored !== document.documentElement.lang && cookieLanguage() === stored) location.reload();
+}
+
+/** Fill `select` with the languages, the page's own selected, and act on a choice. */
+export async function languageMenu(select) {
+  if (!select) return;
+  const response = await fetch("/api/languages");
+  if (!response.ok) return;
+  const data = await response.json();
+  const current = document.documentElement.lang || data.current;
+  select.replaceChildren(
+    ...data.languages.map(({ code, name }) => h("option", { value: code, lang: code, selected: code === current }, name)),
+  );
+  select.value = current;
+  select.hidden = false;
+  select.addEventListener("change", () => chooseLanguage(select.value));
+  restore(data.languages.map(({ code }) => code));
+}
+
+/** Everything a page does with its words once the messages are loaded (or failed). */
+export function setUpPage() {
+  fillPage();
+  languageMenu(document.querySelector("#language")).catch((error) => console.error(`the language menu did not load: ${error}`));
+}
