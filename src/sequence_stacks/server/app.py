@@ -12,6 +12,8 @@ import gc
 import hashlib
 import json
 import math
+import os
+import socket
 import time
 from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
@@ -51,6 +53,7 @@ _STATUS: Final = {
     "rate_limited": 429,
     "bad_origin": 403,
     "unavailable": 503,
+    "elsewhere": 503,  # another worker owns the table (docs/deploy.md, Routing)
 }
 # Address buckets kept at most; idle (full) buckets are dropped beyond it.
 _ADDRESS_LIMIT: Final = 10_000
@@ -92,7 +95,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = storage if storage is not None else open_storage(config.database)
-        service = TableService(store, config)
+        service = _make_service(store, config)
         app.state.service = service
         await service.start()
         if config.freeze_heap:
@@ -135,6 +138,19 @@ def create_app(
     app.state.settings = config
     app.state.limits = _AddressLimits(config)
     return app
+
+
+def _make_service(store: Storage, config: ServerSettings) -> TableService:
+    """The table service; on PostgreSQL one that owns its tables through advisory
+    locks, so that several workers may share the database (docs/deploy.md)."""
+    url = getattr(store, "url", None)
+    if not isinstance(url, str) or not url.startswith(("postgresql://", "postgres://")):
+        return TableService(store, config)
+    from .cluster import ClusteredTableService  # noqa: PLC0415 - psycopg only when used
+    from .ownership import Ownership  # noqa: PLC0415
+
+    ownership = Ownership(url, config.worker or f"{socket.gethostname()}:{os.getpid()}")
+    return ClusteredTableService(store, config, ownership)
 
 
 def _page(name: str) -> Any:
@@ -213,7 +229,14 @@ async def _body(request: Request) -> Mapping[str, Any]:
 
 
 async def _health(request: Request) -> Response:
-    return _json({"ok": True})
+    """Whether this process takes work (a proxy's health check), and, for a worker
+    on PostgreSQL, its name and how many tables it owns; 503 while starting or
+    stopping."""
+    health = getattr(_service(request), "health", None)
+    if health is None:
+        return _json({"ok": True})
+    body: dict[str, Any] = health()
+    return _json(body, status=200 if body["ready"] else 503)
 
 
 async def _catalog(request: Request) -> Response:
@@ -426,6 +449,14 @@ class _Connection:
         self.token_hash: str | None = None
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.overflowed = False
+        self.close_code = (1013, "too far behind; reconnect")
+
+    def kick(self, code: int, reason: str) -> None:
+        """Close the socket once the queued frames are out (the table moved away)."""
+        if not self.overflowed:
+            self.overflowed = True
+            self.close_code = (code, reason)
+            self.queue.put_nowait(None)
 
     def send(self, frame: Mapping[str, Any]) -> None:
         self.send_text(dumps(frame))
@@ -450,7 +481,7 @@ class _Connection:
                 for text in texts:
                     await self.websocket.send_text(text)
             if len(texts) < len(batch):
-                await self.websocket.close(code=1013, reason="too far behind; reconnect")
+                await self.websocket.close(code=self.close_code[0], reason=self.close_code[1])
                 return
 
 
@@ -673,6 +704,8 @@ async def _dispatch(
             await service.command(table_id, connection, message)
     except Refusal as refusal:
         connection.send(refused_frame(refusal, message.get("id"), -1))
+        if refusal.code == "elsewhere":  # another worker owns the table: retry later
+            connection.kick(1013, "the table is moving between workers; try again")
     except StorageUnavailableError:
         cut_off = Refusal("unavailable", "the database cannot be reached; try again shortly")
         connection.send(refused_frame(cut_off, message.get("id"), -1))

@@ -51,6 +51,10 @@ class ServerSettings:
         allowed_origins: other web origins (``https://example.org``) whose pages may
             create tables, take seats and open table sockets; the server's own origin
             always may, and requests with no ``Origin`` (not from a browser) too.
+        worker: this worker's name in logs and its health answer (``serve --workers``
+            names them ``w1``, ``w2`` ...); empty: ``host:port``.
+        adopt_interval: with PostgreSQL, how often a worker takes over playing tables
+            no worker owns (a dead worker's), in seconds (docs/deploy.md).
     """
 
     host: str = "127.0.0.1"
@@ -74,6 +78,8 @@ class ServerSettings:
     sit_burst: int = 20
     listing_idle: float = 1800.0
     allowed_origins: tuple[str, ...] = ()
+    worker: str = ""
+    adopt_interval: float = 2.0
 
     def __post_init__(self) -> None:
         for name in ("turn_timeout", "block_timeout", "grace_period", "heartbeat_interval"):
@@ -87,7 +93,7 @@ class ServerSettings:
             raise ValueError(f"port {self.port} is outside 0-65535")
         if self.max_message_bytes < 256 or self.rate_burst < 1 or self.rate_per_second <= 0:
             raise ValueError("message size must be at least 256 bytes and rate limits positive")
-        for name in ("create_per_minute", "sit_per_minute", "listing_idle"):
+        for name in ("create_per_minute", "sit_per_minute", "listing_idle", "adopt_interval"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive, not {getattr(self, name)!r}")
         if self.create_burst < 1 or self.sit_burst < 1:
@@ -110,7 +116,13 @@ class ServerSettings:
 
 
 _FLOATS: Final = {"turn_timeout", "block_timeout", "grace_period", "heartbeat_interval"}
-_FLOATS_EXTRA: Final = {"rate_per_second", "create_per_minute", "sit_per_minute", "listing_idle"}
+_FLOATS_EXTRA: Final = {
+    "rate_per_second",
+    "create_per_minute",
+    "sit_per_minute",
+    "listing_idle",
+    "adopt_interval",
+}
 _INTS: Final = {"port", "max_message_bytes", "rate_burst", "create_burst", "sit_burst"}
 _LISTS: Final = {"allowed_origins"}
 _RANGES: Final = {"bot_delay", "bot_block_delay"}
