@@ -54,6 +54,23 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
         ),
     )
     parser.add_argument("--log-level", default="warning", help="uvicorn log level")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help=(
+            "worker processes on ports --port, --port+1 ... sharing a PostgreSQL "
+            "database, each table owned by one of them (docs/deploy.md; default 1)"
+        ),
+    )
+    parser.add_argument(
+        "--worker-name", dest="worker", help="this worker's name in logs and /api/health"
+    )
+    parser.add_argument(
+        "--log-format",
+        choices=("text", "json"),
+        help="the server's own log lines: text, or JSON with worker and table (workers)",
+    )
     parser.set_defaults(run=run_serve)
     return parser
 
@@ -71,7 +88,15 @@ def run_serve(args: argparse.Namespace) -> int:
 
     overrides: dict[str, object] = {
         name: getattr(args, name, None)
-        for name in ("host", "port", "database", "turn_timeout", "block_timeout", "grace_period")
+        for name in (
+            "host",
+            "port",
+            "database",
+            "turn_timeout",
+            "block_timeout",
+            "grace_period",
+            "worker",
+        )
     }
     bot_delay = getattr(args, "bot_delay", None)
     if bot_delay:
@@ -83,6 +108,21 @@ def run_serve(args: argparse.Namespace) -> int:
     if ENV_PREFIX + "FREEZE_HEAP" not in os.environ:
         overrides["freeze_heap"] = True  # the long-running server: see ServerSettings
     settings = ServerSettings.from_env(None, **overrides)
+    workers = int(getattr(args, "workers", 1) or 1)
+    if workers > 1 or getattr(args, "log_format", None) == "json":
+        from .workers import configure_logging, run_workers  # noqa: PLC0415
+
+        if workers > 1:
+            if not settings.database.startswith(("postgresql://", "postgres://")):
+                print(
+                    "sequence-stacks serve: --workers needs a postgresql:// --db", file=sys.stderr
+                )
+                return 2
+            if settings.port == 0:
+                print("sequence-stacks serve: --workers needs a --port", file=sys.stderr)
+                return 2
+            return run_workers(args, settings, workers)
+        configure_logging(settings.worker or f"{settings.host}:{settings.port}", args.log_level)
     try:
         storage = open_storage(settings.database)
     except (StorageUnavailableError, StorageVersionError, ValueError, OSError, sqlite3.Error) as e:
