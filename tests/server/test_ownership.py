@@ -129,3 +129,26 @@ def test_a_forced_race_lets_only_one_worker_commit_a_version(url: str) -> None:
             assert [version for version, _ in _log(url, table_id)] == [1, 2, 3]
 
     asyncio.run(scenario())
+
+
+def test_a_worker_refused_a_table_gets_it_handed_over_on_the_retry(
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The proxy sends a table's players to b (say a dead worker back in the ring)
+    while a owns it: b refuses, asks a to let go, and b takes it on the retry."""
+    monkeypatch.setattr("sequence_stacks.server.cluster.MIN_HOLD", 0.0)
+
+    async def scenario() -> None:
+        async with worker(url, "a") as a, worker(url, "b") as b:
+            table_id = await a.create_table({"player_count": 3}, visibility="public")
+            await a.sit(table_id, "Ann", None)
+            with pytest.raises(Refusal) as refused:
+                await b.sit(table_id, "Bob", None)
+            assert refused.value.code == "elsewhere"
+            await _until(lambda: not a.ownership.holds(table_id), "a lets the table go")
+            assert table_id not in a._runtimes
+            await b.sit(table_id, "Bob", None)
+            assert b.ownership.holds(table_id)
+            assert [version for version, _ in _log(url, table_id)] == [1, 2]
+
+    asyncio.run(scenario())
