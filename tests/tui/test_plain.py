@@ -70,7 +70,7 @@ def test_refusals_and_mistakes_are_explained(tmp_path: Path) -> None:
     assert "There is no move 99" in out
     assert "Not understood: cannot read action 'B9'" in out
     assert "COMMANDS" in out
-    assert "THE RULES IN BRIEF" in out
+    assert "SEQUENCE STACKS — THE CANONICAL RULES" in out
     assert "Leaving the game." in out
     assert session.step_count == 0
 
@@ -113,7 +113,7 @@ def test_watching_bots_then_replaying(tmp_path: Path) -> None:
     out = _run(
         session, "y\n" + "\n" * 50, tmp_path, bot_delay=0.25, sleep=slept.append, clock=clock
     )
-    assert "Game over with no winner (max turns)." in out
+    assert "Game over with no winner (turn limit reached)." in out
     assert "End of the replay." in out
     # Each move shows 0.25 s after the bot began, the thinking included (R36).
     assert slept == [pytest.approx(0.2)] * session.step_count

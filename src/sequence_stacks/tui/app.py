@@ -22,11 +22,19 @@ from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
 from sequence_stacks.engine import Action, ActionType, IllegalActionError, View
+from sequence_stacks.i18n import render
 
 from .choices import Source, Target, highlighted_slots, playable_sources, sources, targets
 from .plain import summary_lines
 from .present import action_words
-from .screens import BlockScreen, HandoffScreen, HelpScreen, ReplayScreen, SummaryScreen
+from .screens import (
+    BlockScreen,
+    HandoffScreen,
+    HelpScreen,
+    ReplayScreen,
+    SummaryScreen,
+    speak_bindings,
+)
 from .session import GameSession
 from .widgets import (
     HandPanel,
@@ -79,22 +87,24 @@ class PlayApp(App[int]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(str(n % 10), f"pick({n})", show=False) for n in range(1, 11)),
-        Binding("t", "pick_top", "Discard top"),
-        Binding("x", "discard", "Discard"),
-        Binding("e", "end_turn", "End turn"),
-        Binding("escape", "drop", "Drop"),
+        Binding("t", "pick_top", "term.key.discard_top"),
+        Binding("x", "discard", "term.key.discard"),
+        Binding("e", "end_turn", "term.key.end"),
+        Binding("escape", "drop", "term.key.drop"),
         Binding("left", "cursor(-1)", show=False),
         Binding("right", "cursor(1)", show=False),
         Binding("enter", "confirm", show=False),
-        Binding("plus,equals_sign", "speed(-1)", "Faster bots"),
-        Binding("minus", "speed(1)", "Slower bots"),
-        Binding("s", "save", "Save"),
-        Binding("question_mark,h", "help", "Help"),
-        Binding("q", "quit_game", "Quit"),
+        Binding("plus,equals_sign", "speed(-1)", "term.key.faster"),
+        Binding("minus", "speed(1)", "term.key.slower"),
+        Binding("s", "save", "term.key.save"),
+        Binding("question_mark,h", "help", "term.key.help"),
+        Binding("q", "quit_game", "term.key.quit"),
     ]
 
     def __init__(self, session: GameSession, *, bot_delay: float = 0.3, save_path: Path) -> None:
         super().__init__()
+        speak_bindings(self)
+        self.title = render("page.brand")
         self.session = session
         self.save_path = save_path
         self.bot_delay = bot_delay
@@ -104,6 +114,7 @@ class PlayApp(App[int]):
         self.selected: Source | None = None
         self.cursor = 0
         self.message = ""
+        self._refused = False
         self._targets: list[Target] = []
         self._pending: str | None = None
         self._bot_step = -1
@@ -127,8 +138,8 @@ class PlayApp(App[int]):
     def on_mount(self) -> None:
         """Draw the table and let whoever acts first act."""
         log = self.query_one("#log", RichLog)
-        log.border_title = "Log"
-        log.border_subtitle = f"seed {self.session.seed}"
+        log.border_title = render("term.log")
+        log.border_subtitle = render("term.seed", seed=str(self.session.seed))
         self.query_one("#hand", HandPanel).focus()
         self.advance()
 
@@ -190,7 +201,7 @@ class PlayApp(App[int]):
     def redraw(self) -> None:
         """Draw every panel from the viewer's view."""
         view = self.view()
-        speed = f"bots wait {self.bot_delay:g} s"
+        speed = render("term.status.bot_wait", seconds=self.bot_delay)
         self.query_one("#status", StatusBar).update(render_status(view, self.names, extra=speed))
         lit = highlighted_slots(view, self._targets) if self.selected else None
         self.query_one("#piles", PilesPanel).update(render_piles(view, lit))
@@ -209,12 +220,12 @@ class PlayApp(App[int]):
         self._sync_log()
 
     def _draw_message(self) -> None:
-        text = Text(self.message, style="bold red" if self.message.startswith("Refused") else "")
+        text = Text(self.message, style="bold red" if self._refused else "")
         hint = ""
         if self._is_my_turn():
             hint = hand_hint(self.selected)
         elif self._pending == "bot" and (seat := self.session.to_act()) is not None:
-            hint = f"{self.names[seat]} is thinking…"
+            hint = render("term.thinking", player=self.names[seat])
         if hint:
             text.append(("\n" if self.message else "") + hint, style="dim")
         self.query_one("#message", Static).update(text)
@@ -225,9 +236,10 @@ class PlayApp(App[int]):
             log.write(line)
         self._logged = self.session.event_count
 
-    def say(self, text: str) -> None:
-        """Show a one-line message under the hand."""
+    def say(self, text: str, *, refused: bool = False) -> None:
+        """Show a one-line message under the hand (in red for a refusal)."""
         self.message = text
+        self._refused = refused
         self._draw_message()
 
     # --- picking cards and targets -------------------------------------------------
@@ -245,7 +257,7 @@ class PlayApp(App[int]):
     def _can_pick(self) -> bool:
         if self._is_my_turn():
             return True
-        self.say("It is not your turn: wait for the others (bots are playing).")
+        self.say(render("term.not_your_turn"))
         return False
 
     def action_pick(self, number: int) -> None:
@@ -256,12 +268,12 @@ class PlayApp(App[int]):
             if number <= len(self._targets):
                 self._choose_target(self._targets[number - 1])
             else:
-                self.say(f"There is no target {number}; pick 1-{len(self._targets)}.")
+                self.say(render("term.no_target", number=number, count=len(self._targets)))
             return
         shown = sources(self.view())
         match = [s for s in shown if not s.from_discard and s.position == number]
         if not match:
-            self.say(f"There is no card {number} in your hand.")
+            self.say(render("term.no_card", number=number))
             return
         self._select(match[0])
 
@@ -271,7 +283,7 @@ class PlayApp(App[int]):
             return
         match = [s for s in sources(self.view()) if s.from_discard]
         if not match:
-            self.say("Your discard pile is empty.")
+            self.say(render("term.discard_empty"))
             return
         self._select(match[0])
 
@@ -315,7 +327,7 @@ class PlayApp(App[int]):
             return
         found = [t for t in self._targets if t.action.type == ActionType.DISCARD]
         if self.selected is None or not found:
-            self.say("Pick a card from your hand first (1-9), then press x to discard it.")
+            self.say(render("term.discard_first"))
             return
         self._choose_target(found[0])
 
@@ -328,7 +340,7 @@ class PlayApp(App[int]):
         """Escape: drop the picked card; nothing was played."""
         if self.selected is not None:
             self._drop_selection()
-            self.say("Selection dropped.")
+            self.say(render("term.dropped"))
             self.redraw()
 
     def _drop_selection(self) -> None:
@@ -353,17 +365,18 @@ class PlayApp(App[int]):
         view = self.view()
         refusal = self._submit(self.viewer, action)
         if refusal is not None:
-            self.say(refusal)
+            self.say(refusal, refused=True)
             return
         self._drop_selection()
-        self.message = f"You: {action_words(action, view)}."
+        self.message = render("term.you_did", action=action_words(action, view))
+        self._refused = False
         self.advance()
 
     def _submit(self, seat: int, action: Action) -> str | None:
         try:
             self.session.submit(seat, action)
         except IllegalActionError as error:
-            return f"Refused ({error.rule_id}): {error.reason}."
+            return render("term.refused", rule=error.rule_id, reason=error.reason)
         return None
 
     # --- bots -----------------------------------------------------------------------
@@ -409,7 +422,7 @@ class PlayApp(App[int]):
         if not isinstance(chosen, Action) or self._submit(seat, chosen) is not None:
             fallback = self.session.view(seat).legal_action_ids[0]
             self.session.submit(seat, self.session.action_of(fallback, seat))
-            self.say(f"Bot at seat {seat} failed to choose a legal action; it played a default.")
+            self.say(render("term.bot_failed", player=self.names[seat]))
         self._pending = None
         self.advance()
 
@@ -418,7 +431,7 @@ class PlayApp(App[int]):
         nearest = min(range(len(BOT_SPEEDS)), key=lambda i: abs(BOT_SPEEDS[i] - self.bot_delay))
         index = max(0, min(len(BOT_SPEEDS) - 1, nearest + delta))
         self.bot_delay = BOT_SPEEDS[index]
-        self.say(f"Bots now wait {self.bot_delay:g} s before each move.")
+        self.say(render("term.bots_wait", seconds=self.bot_delay))
         self.redraw()
 
     # --- save, help, end -------------------------------------------------------------
@@ -431,10 +444,9 @@ class PlayApp(App[int]):
         try:
             self.session.save(self.save_path)
         except OSError as error:
-            return f"Could not save to {self.save_path}: {error}"
-        return (
-            f"Saved to {self.save_path}; resume with: sequence-stacks play --load {self.save_path}"
-        )
+            return render("term.save_failed", path=str(self.save_path), error=str(error))
+        command = f"sequence-stacks play --load {self.save_path}"
+        return render("term.saved", path=str(self.save_path), command=command)
 
     def action_help(self) -> None:
         """Show the keys and the rules in brief."""

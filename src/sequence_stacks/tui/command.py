@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import os
 import secrets
 import sys
 from collections.abc import Sequence
@@ -12,10 +13,20 @@ from typing import TextIO
 
 from sequence_stacks.bots import BOT_NAMES, make_bot
 from sequence_stacks.engine import EngineError, GameRecord, Settings
+from sequence_stacks.i18n import LANGUAGES, negotiate, set_language
+from sequence_stacks.i18n.languages import from_environment
 
 from .session import HUMAN, BotPlayer, GameSession, SeatSpec, load_record, seats_from_record
 
-__all__ = ["add_play_parser", "build_session", "configure_play_parser", "main_play", "run_play"]
+__all__ = [
+    "LANG_HELP",
+    "add_play_parser",
+    "build_session",
+    "choose_language",
+    "configure_play_parser",
+    "main_play",
+    "run_play",
+]
 
 PROG = "sequence-stacks play"
 DEFAULT_SAVE = "sequence-stacks-save.json"
@@ -32,8 +43,20 @@ examples:
   sequence-stacks play --plain -o max_turns=200     line mode for screen readers
   sequence-stacks play --load sequence-stacks-save.json
 
-In the game press ? for the keys and the rules in brief (docs/terminal.md).
+In the game press ? for the keys and the rule book (docs/terminal.md).
 """
+LANG_HELP = (
+    "the game's language: "
+    + ", ".join(f"{code} ({name})" for code, name in LANGUAGES.items())
+    + "; without it, the locale environment (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), "
+    "else English; an unknown code is English"
+)
+
+
+def choose_language(code: str | None) -> str:
+    """Speak ``--lang CODE``, else the locale environment's language, else English (an
+    unknown code is English, quietly); return the language chosen."""
+    return set_language(negotiate(code) if code else from_environment(os.environ) or "en")
 
 
 def configure_play_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -82,6 +105,7 @@ def configure_play_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentP
     parser.add_argument(
         "--plain", action="store_true", help="line-by-line mode, no colour or cursor movement"
     )
+    parser.add_argument("--lang", default=None, metavar="CODE", help=LANG_HELP)
     return parser
 
 
@@ -121,6 +145,7 @@ def main_play(argv: Sequence[str] | None = None) -> int:
 
 def run_play(args: argparse.Namespace, *, stdin: TextIO | None = None) -> int:
     """Start the game the parsed ``play`` arguments describe; return the exit status."""
+    choose_language(getattr(args, "lang", None))
     try:
         session = build_session(args)
     except (EngineError, ValueError, OSError) as error:

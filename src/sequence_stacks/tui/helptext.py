@@ -1,75 +1,99 @@
-"""Help texts: the rules in brief (a summary of RULES.md) and the keys of each mode."""
+"""Help texts: the keys of each mode (from messages) and the rule book in the reader's
+language (``i18n/rules/<lang>.md``, English where a language has none yet)."""
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
-__all__ = ["PLAIN_COMMANDS", "RULES_SUMMARY", "TUI_KEYS"]
+from rich.cells import cell_len
 
-RULES_SUMMARY: Final = """\
-THE RULES IN BRIEF (the full rule book is RULES.md; rule ids in brackets)
+from sequence_stacks.i18n import current_language, render
+from sequence_stacks.i18n.rulebook import rule_book, rules_path
 
-Goal. Win chips by completing sequences. You win the moment you hold 5 chips,
-at least 2 blue and at least 2 red (R31).
+__all__ = ["plain_commands", "rules_lines", "rules_markdown", "tui_keys"]
 
-Cards (R1, R2). Blue and red numbers 1-5 and wilds of each colour, plus action
-cards: Skip, Reverse, Steal-a-Card, Block and Steal-a-Chip. Blue cards show a
-diamond and the letter B (◆B3), red cards a dot and the letter R (●R3).
+# (the keys as pressed, the message saying what they do); "" is a message key for a
+# row whose keys are a word ("then").
+_TUI_KEYS: Final = (
+    ("1-9, 0", "term.help.pick"),
+    ("t", "term.help.top"),
+    ("←  →  Enter", "term.help.cursor"),
+    ("", "term.help.then"),
+    ("Escape", "term.help.drop"),
+    ("e", "term.help.end"),
+    ("b / p", "term.help.block"),
+    ("+ / -", "term.help.speed"),
+    ("s", "term.help.save"),
+    ("?  h", "term.help.help"),
+    ("q", "term.help.quit"),
+)
+_PLAIN_COMMANDS: Final = (
+    ("term.plain.arg.number", "term.plain.cmd.number"),
+    ("term.plain.arg.notation", "term.plain.cmd.notation"),
+    ("board", "term.plain.cmd.board"),
+    ("moves", "term.plain.cmd.moves"),
+    ("log", "term.plain.cmd.log"),
+    ("rules", "term.plain.cmd.rules"),
+    ("save [FILE]", "term.plain.cmd.save"),
+    ("help", "term.plain.cmd.help"),
+    ("quit", "term.plain.cmd.quit"),
+)
 
-Your turn (R13-R19). You first draw up to 5 cards. Then play as many cards as
-you like, one at a time, from your hand or from the top of your own discard
-pile. End the turn by discarding one card from your hand onto your discard pile.
-If your hand empties during your turn you draw 5 more and go on (R18).
 
-Sequence piles (R9, R15, R16). At most two piles of each colour at a time. A 1
-starts a new pile; each next card is one higher, in the pile's colour. A wild
-of the pile's colour stands for whatever number is needed.
+def _table(rows: list[tuple[str, str]]) -> list[str]:
+    """Two columns, the first padded by terminal cells (never ``len()``)."""
+    width = max(cell_len(left) for left, _ in rows) + 2
+    return [left + " " * (width - cell_len(left)) + right for left, right in rows]
 
-Completing a sequence (R17, R29). The card that makes a pile five long completes
-it. Every opponent may then answer Block (spending a Block card from the hand)
-or Pass. If nobody blocks, the completer takes a chip of the pile's colour from
-the supply; if someone blocks, the pile is lost and no chip is taken. Either way
-the pile goes to the pool, which is shuffled into a new draw pile when the draw
-pile runs out (R22).
 
-Action cards (R23-R30). Skip: the next player loses a turn. Reverse: the
-direction of play flips. Steal-a-Card: take the top card of an opponent's
-discard pile into your hand. Steal-a-Chip: take one chip from an opponent; it
-can never be used to win (R28). An action card that would do nothing cannot be
-played. Played action cards are gone for good (R11).
+def tui_keys() -> str:
+    """The Textual interface's keys, in the current language."""
+    rows = [(keys or render("term.help.then_key"), render(message)) for keys, message in _TUI_KEYS]
+    lines = [render("term.help.keys"), "", *_table(rows), "", render("term.help.marks")]
+    return "\n".join(lines) + "\n"
 
-End (R33). With the draw pile and pool both empty, a whole round without a card
-played to a pile ends the game with no winner; so does reaching the turn limit.
 
-Refusals (R37). Anything illegal is refused with the id of the rule it breaks.
-"""
+def plain_commands() -> str:
+    """The plain mode's commands, in the current language (the commands stay English:
+    they are what one types)."""
+    rows = [
+        (render(left) if left.startswith("term.") else left, render(message))
+        for left, message in _PLAIN_COMMANDS
+    ]
+    return "\n".join([render("term.plain.commands"), "", *_table(rows)]) + "\n"
 
-TUI_KEYS: Final = """\
-KEYS
 
-1-9, 0      pick a card from your hand (0 is the tenth)
-t           pick the top card of your own discard pile
-←  →  Enter  move along your hand and pick the card under the cursor
-then        1-9 or ↑ ↓ Enter to pick a target; x to discard the card (ends your turn)
-Escape      drop the selection (nothing has been played yet)
-e           end your turn when your hand is empty
-b / p       answer a Block prompt: block or pass
-+ / -       bots play slower / faster
-s           save the game (resume with --load FILE)
-?  h        this help          q  quit
+def rules_markdown() -> str:
+    """The rule book's Markdown in the current language (English if it has none)."""
+    return rules_path(current_language()).read_text(encoding="utf-8")
 
-Legal targets are marked ✓ and the piles they go on are lit; a target marked ✗
-can still be tried, and the refusal names the rule that forbids it.
-"""
 
-PLAIN_COMMANDS: Final = """\
-COMMANDS
+def _runs(runs: list[dict[str, Any]]) -> str:
+    return "".join(str(run["text"]) for run in runs)
 
-a number     take the move with that number in the list
-notation     take a move written in notation, e.g. B3>1, BW>new, ^R2>2, SKIP,
-             SCARD>p2, SCHIP>p2:R, discard B3, end, block, pass
-board        show the table again          moves   list your moves again
-log          show the whole log            rules   the rules in brief
-save [FILE]  save the game                 help    this list
-quit         leave the game
-"""
+
+def rules_lines() -> list[str]:
+    """The rule book in the current language as plain lines: headings, paragraphs,
+    ``-`` items indented by depth, table rows with ``|`` between cells."""
+    lines: list[str] = []
+
+    def items(found: list[dict[str, Any]], depth: int) -> None:
+        for item in found:
+            lines.append("  " * depth + "- " + _runs(item["runs"]))
+            items(item.get("items", []), depth + 1)
+
+    for block in rule_book(current_language())["blocks"]:
+        kind = block["type"]
+        if kind.startswith("h"):
+            heading = _runs(block["runs"])
+            lines.extend(["", heading.upper() if kind == "h1" else heading, ""])
+        elif kind == "p":
+            lines.extend([_runs(block["runs"]), ""])
+        elif kind == "ul":
+            items(block["items"], 0)
+            lines.append("")
+        elif kind == "table":
+            rows = [block["header"], *block["rows"]]
+            lines.extend(" | ".join(_runs(cell) for cell in row) for row in rows)
+            lines.append("")
+    return lines

@@ -19,10 +19,17 @@ from sequence_stacks.engine import (
     View,
     parse_action,
 )
+from sequence_stacks.i18n import render
 
 from .choices import hand_order
-from .helptext import PLAIN_COMMANDS, RULES_SUMMARY
-from .present import action_words, block_prompt, card_words, direction_words, pile_words
+from .helptext import plain_commands, rules_lines
+from .present import (
+    action_words,
+    block_prompt,
+    card_words,
+    direction_words,
+    pile_words,
+)
 from .session import GameSession
 
 __all__ = ["PlainGame", "board_lines", "summary_lines"]
@@ -33,49 +40,61 @@ _HANDOFF_BLANK_LINES = 40
 def board_lines(session: GameSession, view: View) -> list[str]:
     """Return the whole table as ``view`` may see it, one fact a line, in words."""
     to_act = session.to_act()
-    whose = "nobody (the game is over)" if to_act is None else _name(session, view, to_act)
+    whose = render("term.plain.nobody") if to_act is None else _name(session, view, to_act)
+    sizes = {"draw": view.draw_size, "pool": len(view.pool), "special": len(view.special)}
     lines = [
-        f"Turn {view.turn_count}. To act: {whose}.",
-        f"Direction: {direction_words(view.direction)}. Pending skips: {view.pending_skips}.",
-        f"Draw pile {_cards(view.draw_size)}, pool {_cards(len(view.pool))}, "
-        f"special discard pile {_cards(len(view.special))}.",
+        render("term.plain.turn", turn=view.turn_count, player=whose),
+        render(
+            "term.plain.direction",
+            direction=direction_words(view.direction),
+            count=view.pending_skips,
+        ),
+        render("term.plain.sizes", **{name: _cards(count) for name, count in sizes.items()}),
         _supply_line(view),
-        "Sequence piles:",
+        render("term.plain.piles"),
     ]
     for slot, pile in enumerate(view.piles):
-        top = f", top {card_words(pile[-1])}" if pile else ""
-        lines.append(f"  {pile_words(view, slot)}{top}")
-    lines.append("Players:")
+        words = pile_words(view, slot)
+        if pile:
+            words = render("term.plain.top", pile=words, card=card_words(pile[-1]))
+        lines.append(f"  {words}")
+    lines.append(render("term.plain.players"))
     seats = range(view.settings.player_count)
     lines.extend(f"  {_player_line(session, view, seat)}" for seat in seats)
     if view.hand is not None:
-        lines.append("Your hand: " + ", ".join(card_words(c) for c in hand_order(view.hand)) + ".")
+        cards = render("list.separator").join(card_words(c) for c in hand_order(view.hand))
+        lines.append(render("term.plain.hand", cards=cards))
     return lines
 
 
 def _supply_line(view: View) -> str:
     if view.supply is None:
-        return "Chip supply: unlimited."
-    return f"Chip supply: blue {view.supply[0]}, red {view.supply[1]}."
+        return render("term.plain.supply.unlimited")
+    return render("term.plain.supply", blue=view.supply[0], red=view.supply[1])
 
 
 def _name(session: GameSession, view: View, seat: int) -> str:
     label = session.seats[seat].label(seat)
-    return label + (" (you)" if seat == view.seat else "")
+    return render("seat.you_named", name=label) if seat == view.seat else label
 
 
 def _player_line(session: GameSession, view: View, seat: int) -> str:
     blue, red = view.chips[seat]
     discard = view.discards[seat]
-    top = f", top {card_words(discard[-1])}" if discard else ""
-    return (
-        f"{_name(session, view, seat)}: {_cards(view.hand_sizes[seat])} in hand, "
-        f"chips blue {blue} red {red}, discard pile {_cards(len(discard))}{top}."
-    )
+    args = {
+        "player": _name(session, view, seat),
+        "hand": _cards(view.hand_sizes[seat]),
+        "blue": blue,
+        "red": red,
+        "discard": _cards(len(discard)),
+    }
+    if discard:
+        return render("term.plain.player.top", **args, card=card_words(discard[-1]))
+    return render("term.plain.player", **args)
 
 
 def _cards(count: int) -> str:
-    return f"{count} card" if count == 1 else f"{count} cards"
+    return render("term.plain.cards", count=count)
 
 
 def summary_lines(session: GameSession) -> list[str]:
@@ -83,15 +102,17 @@ def summary_lines(session: GameSession) -> list[str]:
     result = session.result
     view = session.view(None)
     if result is None:
-        return ["The game is not over."]
+        return [render("term.summary.not_over")]
     if result.winner is not None:
-        head = f"Game over: {session.seats[result.winner].label(result.winner)} wins."
+        winner = session.seats[result.winner].label(result.winner)
+        head = render("term.summary.win", player=winner)
     else:
-        head = f"Game over with no winner ({result.reason.replace('_', ' ')})."
-    lines = [head, f"Turns played: {view.turn_count}."]
+        head = render("term.summary.none", reason=render(f"end.{result.reason}"))
+    lines = [head, render("term.summary.turns", count=view.turn_count)]
     for seat in range(session.player_count):
         blue, red = view.chips[seat]
-        lines.append(f"  {session.seats[seat].label(seat)}: blue {blue}, red {red} chips.")
+        player = session.seats[seat].label(seat)
+        lines.append("  " + render("term.summary.chips", player=player, blue=blue, red=red))
     return lines
 
 
@@ -138,7 +159,7 @@ class PlainGame:
 
     def run(self) -> int:
         """Play until the game ends or the player quits; return an exit status."""
-        self.say(f"Sequence Stacks, seed {self.session.seed}. Type help for commands.")
+        self.say(render("term.plain.start", seed=str(self.session.seed)))
         while not self.session.is_over and not self._quit:
             self._flush_log()
             seat = self.session.to_act()
@@ -172,7 +193,10 @@ class PlainGame:
         try:
             self.session.submit(seat, action)
         except IllegalActionError as error:
-            self.say(f"Bot at seat {seat} tried {action}: refused ({error.rule_id}).")
+            player = self.session.seats[seat].label(seat)
+            self.say(
+                render("term.plain.bot_refused", player=player, action=action, rule=error.rule_id)
+            )
             self.session.submit(seat, self.session.action_of(view.legal_action_ids[0], seat))
 
     def _handoff(self, seat: int) -> bool:
@@ -180,7 +204,8 @@ class PlainGame:
             self._viewer = seat
             return True
         self.say("\n" * _HANDOFF_BLANK_LINES)
-        answer = self._ask(f"Pass the keyboard to Player {seat}, then press Enter. ")
+        player = render("seat.numbered", number=seat)
+        answer = self._ask(render("term.plain.handoff", player=player))
         if answer is None:
             self._quit = True
             return False
@@ -206,7 +231,8 @@ class PlainGame:
             self.say(prompt)
         moves = self._list_moves(view)
         while not self._quit:
-            answer = self._ask(f"Player {seat}, your move (1-{len(moves)}, or help): ")
+            player = render("seat.numbered", number=seat)
+            answer = self._ask(render("term.plain.ask", player=player, count=len(moves)))
             if answer is None:
                 self._quit = True
                 return
@@ -217,7 +243,7 @@ class PlainGame:
         assert view.seat is not None
         moves = [self.session.action_of(i, view.seat) for i in view.legal_action_ids]
         moves.sort(key=lambda action: action.type == ActionType.DISCARD)
-        self.say("Your moves:")
+        self.say(render("term.plain.moves"))
         for number, action in enumerate(moves, start=1):
             self.say(f"  {number}. {action_words(action, view)}  [{action}]")
         return moves
@@ -231,7 +257,7 @@ class PlainGame:
         if lowered.isdigit():
             number = int(lowered)
             if not 1 <= number <= len(moves):
-                self.say(f"There is no move {number}; pick 1-{len(moves)}.")
+                self.say(render("term.plain.no_move", number=number, count=len(moves)))
                 return False
             return self._try(seat, moves[number - 1])
         handler = self._commands().get(lowered)
@@ -241,7 +267,7 @@ class PlainGame:
         try:
             action = parse_action(line)
         except EngineError as error:
-            self.say(f"Not understood: {error}. Type help for commands.")
+            self.say(render("term.plain.not_understood", error=str(error)))
             return False
         return self._try(seat, action)
 
@@ -259,10 +285,11 @@ class PlainGame:
         }
 
     def _help(self, _seat: int, _rest: str) -> None:
-        self.say(PLAIN_COMMANDS)
+        self.say(plain_commands())
 
     def _rules(self, _seat: int, _rest: str) -> None:
-        self.say(RULES_SUMMARY)
+        for line in rules_lines():
+            self.say(line)
 
     def _board(self, seat: int, _rest: str) -> None:
         for line in board_lines(self.session, self.session.view(seat)):
@@ -280,9 +307,10 @@ class PlainGame:
         try:
             self.session.submit(seat, action)
         except IllegalActionError as error:
-            self.say(f"Refused ({error.rule_id}): {error.reason}.")
+            self.say(render("term.refused", rule=error.rule_id, reason=error.reason))
             return False
-        self.say(f"You: {action_words(action, before)} [{action}].")
+        words = action_words(action, before)
+        self.say(render("term.plain.you_did", action=words, notation=str(action)))
         return True
 
     def _save(self, _seat: int, rest: str) -> None:
@@ -290,17 +318,19 @@ class PlainGame:
         try:
             self.session.save(path)
         except OSError as error:
-            self.say(f"Could not save to {path}: {error}.")
+            self.say(render("term.plain.save_failed", path=str(path), error=str(error)))
             return
-        self.say(f"Saved to {path}. Resume with: sequence-stacks play --plain --load {path}")
+        command = f"sequence-stacks play --plain --load {path}"
+        self.say(render("term.plain.saved", path=str(path), command=command))
 
     def _leave(self, _seat: int, _rest: str) -> None:
         self._quit = True
-        self.say("Leaving the game. (Type save before quit to keep it.)")
+        self.say(render("term.plain.leaving"))
 
     def _offer_replay(self) -> None:
-        answer = self._ask("Replay the game turn by turn? (y/N) ")
-        if answer is None or answer.lower() not in {"y", "yes"}:
+        answer = self._ask(render("term.plain.replay_ask"))
+        yes = {"y", "yes", *render("term.plain.replay_yes").lower().split()}
+        if answer is None or answer.lower() not in yes:
             return
         turn_lines: list[str] = []
         turn = 1  # the deal is shown with the first turn
@@ -313,10 +343,10 @@ class PlainGame:
                 turn_lines = []
         if turn_lines:
             self._show_turn(turn_lines)
-        self.say("End of the replay.")
+        self.say(render("term.plain.replay_end"))
 
     def _show_turn(self, lines: list[str]) -> bool:
         for line in lines:
             self.say(f"  {line}")
-        answer = self._ask("Enter for the next turn, q to stop: ")
+        answer = self._ask(render("term.plain.replay_next"))
         return answer is not None and answer.lower() != "q"

@@ -2,18 +2,19 @@
 
 Colour is always doubled by a cue that needs no colour: the letter (``B`` or ``R``)
 and a shape (``◆`` blue, ``●`` red). The plain mode uses :func:`card_words` ("blue 3")
-so a screen reader says what a sighted player sees.
+so a screen reader says what a sighted player sees. Every word comes from a message
+(:mod:`sequence_stacks.i18n`), in the language chosen with ``--lang``.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
+from rich.cells import cell_len
 from rich.text import Text
 
 from sequence_stacks.engine import (
     CARD_KIND,
-    COLOUR_NAMES,
     Action,
     ActionType,
     Kind,
@@ -21,6 +22,7 @@ from sequence_stacks.engine import (
     kind_colour,
     kind_rank,
 )
+from sequence_stacks.i18n import card_name, colour_name, kind_name, render
 
 __all__ = [
     "COLOUR_MARKS",
@@ -29,42 +31,50 @@ __all__ = [
     "card_label",
     "card_rich",
     "card_words",
+    "colour_letter",
     "direction_words",
     "kind_label",
     "kind_rich",
     "kind_words",
+    "pad",
+    "pile_name",
     "pile_words",
     "seat_name",
 ]
 
 COLOUR_MARKS: Final = ("◆", "●")
-COLOUR_LETTERS: Final = ("B", "R")
 COLOUR_STYLES: Final = ("bold white on dark_blue", "bold white on dark_red")
 ACTION_STYLE: Final = "bold black on yellow"
 
+_LETTER_KEYS: Final = ("term.letter.blue", "term.letter.red")
 _ACTION_LABELS: Final = {
-    Kind.SKIP: "Skip",
-    Kind.REV: "Reverse",
-    Kind.SCARD: "StealCard",
-    Kind.BLOCK: "Block",
-    Kind.SCHIP: "StealChip",
+    Kind.SKIP: "term.short.skip",
+    Kind.REV: "term.short.reverse",
+    Kind.SCARD: "term.short.steal_card",
+    Kind.BLOCK: "term.short.block",
+    Kind.SCHIP: "term.short.steal_chip",
 }
-_ACTION_WORDS: Final = {
-    Kind.SKIP: "Skip",
-    Kind.REV: "Reverse",
-    Kind.SCARD: "Steal-a-Card",
-    Kind.BLOCK: "Block",
-    Kind.SCHIP: "Steal-a-Chip",
-}
+
+
+def pad(text: str, cells: int) -> str:
+    """``text`` padded with spaces to ``cells`` terminal cells (a Hangul syllable takes
+    two): the width a terminal shows, never ``len()``."""
+    return text + " " * max(0, cells - cell_len(text))
+
+
+def colour_letter(colour: int) -> str:
+    """The letter beside a colour's shape mark (``B``, ``R``)."""
+    return render(_LETTER_KEYS[colour])
 
 
 def kind_label(kind: int) -> str:
     """Return a short label with a shape: ``◆B3``, ``●RW``, ``Skip``."""
     colour = kind_colour(kind)
     if colour < 0:
-        return _ACTION_LABELS[Kind(kind)]
+        return render(_ACTION_LABELS[Kind(kind)])
     rank = kind_rank(kind)
-    return f"{COLOUR_MARKS[colour]}{COLOUR_LETTERS[colour]}{'W' if rank == 0 else rank}"
+    shown = render("card.wild_corner") if rank == 0 else str(rank)
+    return f"{COLOUR_MARKS[colour]}{colour_letter(colour)}{shown}"
 
 
 def card_label(card: int) -> str:
@@ -74,16 +84,12 @@ def card_label(card: int) -> str:
 
 def kind_words(kind: int) -> str:
     """Return a kind in words: ``blue 3``, ``red wild``, ``Steal-a-Chip``."""
-    colour = kind_colour(kind)
-    if colour < 0:
-        return _ACTION_WORDS[Kind(kind)]
-    rank = kind_rank(kind)
-    return f"{COLOUR_NAMES[colour]} {'wild' if rank == 0 else rank}"
+    return kind_name(kind)
 
 
 def card_words(card: int) -> str:
     """Return one card in words."""
-    return kind_words(CARD_KIND[card])
+    return card_name(card)
 
 
 def kind_rich(kind: int) -> Text:
@@ -100,64 +106,71 @@ def card_rich(card: int) -> Text:
 
 def seat_name(view: View, seat: int) -> str:
     """Return ``Player N``, with ``(you)`` for the viewer."""
-    return f"Player {seat}" + (" (you)" if seat == view.seat else "")
+    name = render("seat.numbered", number=seat)
+    return render("seat.you_named", name=name) if seat == view.seat else name
 
 
 def direction_words(direction: int) -> str:
     """Return the direction of play in words with an arrow."""
-    return "left → (seat numbers go up)" if direction > 0 else "right ← (seat numbers go down)"
+    return render("term.direction.up" if direction > 0 else "term.direction.down")
+
+
+def pile_name(view: View, slot: int) -> str:
+    """A sequence-pile slot's name: ``blue pile 1``."""
+    per_colour = view.settings.piles_per_colour
+    colour = colour_name(slot // per_colour)
+    return render("pile.name", colour=colour, number=slot % per_colour + 1)
 
 
 def pile_words(view: View, slot: int) -> str:
     """Describe a sequence-pile slot: colour, number, size and the number it needs next."""
-    per_colour = view.settings.piles_per_colour
-    colour = slot // per_colour
-    name = f"{COLOUR_NAMES[colour]} pile {slot % per_colour + 1}"
+    name = pile_name(view, slot)
     pile = view.piles[slot]
     if not pile:
-        return f"{name}: empty"
+        return render("term.pile.empty", pile=name)
     count = len(pile)
-    needs = "complete" if count >= 5 else f"needs {count + 1}"
-    return f"{name}: {count} card{'' if count == 1 else 's'}, {needs}"
+    if count >= 5:
+        return render("term.pile.complete", pile=name, count=count)
+    return render("term.pile.needs", pile=name, count=count, next=count + 1)
 
 
 def action_words(action: Action, view: View) -> str:  # noqa: PLR0911 - one phrase per type
     """Describe an action in plain words for menus and the plain mode."""
     kind_type = action.type
     if kind_type == ActionType.PASS:
-        return "pass (let the sequence stand)"
+        return render("term.action.pass")
     if kind_type == ActionType.BLOCK:
-        return "block the sequence"
+        return render("term.action.block")
     if kind_type == ActionType.END:
-        return "end the turn (your hand is empty)"
+        return render("term.action.end")
     assert action.kind is not None
     card = kind_words(action.kind)
-    source = "your discard top " if action.from_discard else ""
+    top = ".top" if action.from_discard else ""
     if kind_type == ActionType.DISCARD:
-        return f"discard {card} and end the turn"
+        return render("term.action.discard", card=card)
     if kind_type == ActionType.PLAY:
-        return f"play {source}{card} on {_pile_target(action, view)}"
+        return render(f"term.action.play{top}", card=card, target=_pile_target(action, view))
     if kind_type == ActionType.SKIP:
-        return f"play {source}Skip: the next player loses a turn"
+        return render(f"term.action.skip{top}")
     if kind_type == ActionType.REVERSE:
-        return f"play {source}Reverse: the direction flips"
+        return render(f"term.action.reverse{top}")
     assert action.victim is not None
     victim = seat_name(view, action.victim)
     if kind_type == ActionType.STEAL_CARD:
-        top = view.discards[action.victim]
-        what = card_words(top[-1]) if top else "nothing: the pile is empty"
-        return f"play {source}Steal-a-Card on {victim}'s discard top ({what})"
+        pile = view.discards[action.victim]
+        what = card_words(pile[-1]) if pile else render("term.action.steal_nothing")
+        return render(f"term.action.steal_card{top}", victim=victim, card=what)
     assert action.colour is not None
     held = view.chips[action.victim][action.colour]
-    colour = COLOUR_NAMES[action.colour]
-    return f"play {source}Steal-a-Chip: take a {colour} chip from {victim} (has {held})"
+    colour = colour_name(action.colour)
+    return render(f"term.action.steal_chip{top}", colour=colour, victim=victim, count=held)
 
 
 def _pile_target(action: Action, view: View) -> str:
     assert action.kind is not None
     colour = kind_colour(action.kind)
     if action.pile is None:
-        return f"a new {COLOUR_NAMES[colour]} pile"
+        return render("term.pile.new", colour=colour_name(colour))
     return pile_words(view, colour * view.settings.piles_per_colour + action.pile)
 
 
@@ -168,9 +181,10 @@ def block_prompt(view: View) -> str:
     if view.seat not in view.window_pending:
         return ""
     per_colour = view.settings.piles_per_colour
-    colour = COLOUR_NAMES[view.window_pile // per_colour]
-    pile = view.window_pile % per_colour + 1
-    return (
-        f"Player {view.window_completer} completed a {colour} sequence ({colour} pile {pile}).\n"
-        "Block it or pass?"
+    completed = render(
+        "term.block.completed",
+        player=render("seat.numbered", number=view.window_completer),
+        colour=colour_name(view.window_pile // per_colour),
+        pile=pile_name(view, view.window_pile),
     )
+    return f"{completed}\n{render('term.block.ask')}"

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Footer, Markdown, Static
 
 from sequence_stacks.engine import CARD_KIND, Action, ActionType, Kind, View
+from sequence_stacks.i18n import MESSAGES, render
 
-from .helptext import RULES_SUMMARY, TUI_KEYS
+from .helptext import rules_markdown, tui_keys
 from .present import block_prompt
 from .widgets import (
     PilesPanel,
@@ -24,20 +27,45 @@ from .widgets import (
     render_status,
 )
 
-__all__ = ["BlockScreen", "HandoffScreen", "HelpScreen", "ReplayScreen", "SummaryScreen"]
+__all__ = [
+    "BlockScreen",
+    "HandoffScreen",
+    "HelpScreen",
+    "ReplayScreen",
+    "SummaryScreen",
+    "speak_bindings",
+]
+
+
+def speak_bindings(node: DOMNode) -> None:
+    """Put ``node``'s key descriptions (message keys in ``BINDINGS``) into words in the
+    current language, for this instance's footer."""
+    bindings = node._bindings.key_to_bindings
+    for key, found in bindings.items():
+        bindings[key] = [
+            dataclasses.replace(binding, description=render(binding.description))
+            if binding.description in MESSAGES
+            else binding
+            for binding in found
+        ]
 
 
 class HelpScreen(ModalScreen[None]):
     """The keys and the rules in brief; any of Escape, q, ? or h closes it."""
 
     BINDINGS = [  # noqa: RUF012 - Textual's own declaration style
-        Binding("escape,q,question_mark,h", "close", "Close help"),
+        Binding("escape,q,question_mark,h", "close", "term.key.close_help"),
     ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        speak_bindings(self)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-body"):
-            yield Static(Text(TUI_KEYS), id="help-keys")
-            yield Static(Text(RULES_SUMMARY), id="help-rules")
+            yield Static(Text(tui_keys()), id="help-keys")
+            yield Static(Text(render("term.help.rules"), style="bold"), id="help-rules-title")
+            yield Markdown(rules_markdown(), id="help-rules")
         yield Footer()
 
     def action_close(self) -> None:
@@ -48,17 +76,20 @@ class HelpScreen(ModalScreen[None]):
 class HandoffScreen(Screen[None]):
     """Hides the table between two humans' turns: "pass the keyboard to Player N"."""
 
-    BINDINGS = [Binding("enter,space", "ready", "I am Player N: show my cards")]  # noqa: RUF012
+    BINDINGS = [Binding("enter,space", "ready", "term.key.ready")]  # noqa: RUF012
 
     def __init__(self, seat: int) -> None:
         super().__init__()
         self.seat = seat
+        speak_bindings(self)
 
     def compose(self) -> ComposeResult:
+        player = render("seat.numbered", number=self.seat)
         yield Static(
             Text(
-                f"Pass the keyboard to Player {self.seat}.\n\n"
-                f"Player {self.seat}: press Enter when nobody else can see the screen.",
+                render("term.handoff", player=player)
+                + "\n\n"
+                + render("term.handoff.ready", player=player),
                 justify="center",
                 style="bold",
             ),
@@ -79,22 +110,23 @@ class BlockScreen(ModalScreen[None]):
     """
 
     BINDINGS = [  # noqa: RUF012
-        Binding("b", "answer('block')", "Block"),
-        Binding("p,escape", "answer('pass')", "Pass"),
+        Binding("b", "answer('block')", "term.key.block"),
+        Binding("p,escape", "answer('pass')", "term.key.pass"),
     ]
 
     def __init__(self, view: View, answer: Callable[[Action], str | None]) -> None:
         super().__init__()
         self.view = view
         self._answer = answer
+        speak_bindings(self)
 
     def compose(self) -> ComposeResult:
         hand = self.view.hand or ()
         blocks = sum(1 for card in hand if _is_block(card))
-        held = f"You hold {blocks} Block card{'s' if blocks != 1 else ''}."
+        held = render("term.block.held", count=blocks)
         with Vertical(id="block-box"):
             yield Static(Text(block_prompt(self.view), style="bold"), id="block-question")
-            yield Static(f"{held}\n\nb: block it    p: pass", id="block-keys")
+            yield Static(Text(f"{held}\n\n{render('term.block.keys')}"), id="block-keys")
             yield Static("", id="block-message")
 
     def action_answer(self, word: str) -> None:
@@ -118,19 +150,20 @@ class SummaryScreen(Screen[None]):
     """
 
     BINDINGS = [  # noqa: RUF012
-        Binding("r", "choose('replay')", "Replay the game"),
-        Binding("s", "choose('save')", "Save"),
-        Binding("q,escape", "choose('quit')", "Quit"),
+        Binding("r", "choose('replay')", "term.key.replay"),
+        Binding("s", "choose('save')", "term.key.save"),
+        Binding("q,escape", "choose('quit')", "term.key.quit"),
     ]
 
     def __init__(self, lines: Sequence[str], *, on_choice: Callable[[str], str]) -> None:
         super().__init__()
         self.lines = tuple(lines)
         self._on_choice = on_choice
+        speak_bindings(self)
 
     def compose(self) -> ComposeResult:
         body = Text("\n".join(self.lines), style="bold")
-        body.append("\n\nr: replay the game step by step    s: save    q: quit", style="")
+        body.append("\n\n" + render("term.summary.keys"), style="")
         yield Static(body, id="summary-text")
         yield Static("", id="summary-message")
         yield Footer()
@@ -144,11 +177,11 @@ class ReplayScreen(Screen[None]):
     """Step through a finished game: the table and the log after each action."""
 
     BINDINGS = [  # noqa: RUF012
-        Binding("right,space,l", "step(1)", "Next"),
-        Binding("left,j", "step(-1)", "Back"),
-        Binding("home", "jump(0)", "Start"),
-        Binding("end", "jump(-1)", "End"),
-        Binding("escape,q", "close", "Leave replay"),
+        Binding("right,space,l", "step(1)", "term.key.next"),
+        Binding("left,j", "step(-1)", "term.key.back"),
+        Binding("home", "jump(0)", "term.key.start"),
+        Binding("end", "jump(-1)", "term.key.last"),
+        Binding("escape,q", "close", "term.key.leave_replay"),
     ]
 
     def __init__(self, steps: Sequence[tuple[View, list[str]]], names: Sequence[str]) -> None:
@@ -156,6 +189,7 @@ class ReplayScreen(Screen[None]):
         self.steps = tuple(steps)
         self.names = tuple(names)
         self.index = 0
+        speak_bindings(self)
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="replay-status")
@@ -186,7 +220,7 @@ class ReplayScreen(Screen[None]):
 
     def _draw(self) -> None:
         view, _ = self.steps[self.index]
-        extra = f"Replay step {self.index}/{len(self.steps) - 1} (← →)"
+        extra = render("term.status.replay", step=self.index, count=len(self.steps) - 1)
         self.query_one("#replay-status", StatusBar).update(
             render_status(view, self.names, extra=extra)
         )

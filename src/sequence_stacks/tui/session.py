@@ -63,7 +63,8 @@ class SeatSpec:
 
     def label(self, seat: int) -> str:
         """Return a short name for the seat, e.g. ``Player 1 (greedy)``."""
-        return f"Player {seat}" + ("" if self.is_human else f" ({self.kind})")
+        name = render("seat.numbered", number=seat)
+        return name if self.is_human else render("term.seat.bot", player=name, bot=self.kind)
 
 
 class GameSession:

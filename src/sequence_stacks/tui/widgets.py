@@ -8,17 +8,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import Static
 
-from sequence_stacks.engine import COLOUR_NAMES, View
+from sequence_stacks.engine import View
+from sequence_stacks.i18n import render
 
 from .choices import Source
 from .present import (
     COLOUR_MARKS,
     card_rich,
+    colour_letter,
     direction_words,
     kind_label,
+    pad,
+    pile_name,
 )
 
 __all__ = [
@@ -49,16 +54,19 @@ def render_status(view: View, names: Sequence[str], *, extra: str = "") -> Text:
     """Return the status line: turn, who acts, direction, pending skips."""
     seat = to_act(view)
     if seat is None:
-        whose = "game over"
+        whose = render("term.status.over")
     elif view.phase == "block_window":
-        whose = f"Block window: {names[seat]} to answer"
+        whose = render("term.status.answer", player=names[seat])
     else:
-        whose = f"{names[seat]} to play"
+        whose = render("term.status.to_play", player=names[seat])
     text = Text()
-    text.append(f"Turn {view.turn_count} ", style="bold")
-    text.append(f"· {whose} · Direction {direction_words(view.direction)}")
+    text.append(render("term.status.turn", turn=view.turn_count) + " ", style="bold")
+    direction = render("term.status.direction", direction=direction_words(view.direction))
+    text.append(f"· {whose} · {direction}")
     skips = view.pending_skips
-    text.append(f" · Pending skips: {skips}", style="bold magenta" if skips else "")
+    text.append(
+        " · " + render("term.status.skips", count=skips), style="bold magenta" if skips else ""
+    )
     if extra:
         text.append(f" · {extra}")
     return text
@@ -68,51 +76,77 @@ def render_piles(view: View, lit: set[int] | None = None) -> Text:
     """Return the four (or more) sequence-pile slots, the draw pile, pool and supply."""
     per_colour = view.settings.piles_per_colour
     text = Text()
-    text.append("SEQUENCE PILES\n", style="bold underline")
+    text.append(render("term.piles.title") + "\n", style="bold underline")
+    names = [
+        COLOUR_MARKS[slot // per_colour] + pile_name(view, slot) for slot in range(len(view.piles))
+    ]
+    width = max(14, *(cell_len(name) for name in names))
     for slot, pile in enumerate(view.piles):
-        colour = slot // per_colour
         is_lit = lit is not None and slot in lit
-        name = f"{COLOUR_MARKS[colour]}{COLOUR_NAMES[colour]} pile {slot % per_colour + 1}"
-        text.append(f"{'▶' if is_lit else ' '} {name:<14}", style=_LIT if is_lit else "bold")
+        text.append(
+            f"{'▶' if is_lit else ' '} {pad(names[slot], width)}", style=_LIT if is_lit else "bold"
+        )
         if pile:
             for card in pile:
                 text.append(" ")
                 text.append_text(card_rich(card))
             count = len(pile)
-            text.append(f"  {count}/5, " + ("complete" if count >= 5 else f"needs {count + 1}"))
+            key = "term.piles.complete" if count >= 5 else "term.piles.needs"
+            text.append("  " + render(key, count=count, next=count + 1))
         else:
-            text.append("  (empty: starts with a 1 or a wild)", style="dim")
+            text.append("  " + render("term.piles.empty"), style="dim")
         text.append("\n")
-    text.append(f"\nDraw pile {view.draw_size} · Pool {len(view.pool)}")
-    text.append(f" · Special discards {len(view.special)}\n")
-    text.append("Chip supply: ")
+    sizes = render(
+        "term.piles.sizes", draw=view.draw_size, pool=len(view.pool), special=len(view.special)
+    )
+    text.append(f"\n{sizes}\n")
     if view.supply is None:
-        text.append("unlimited")
+        chips = render("term.supply.unlimited")
     else:
-        text.append(f"{COLOUR_MARKS[0]}B {view.supply[0]}  {COLOUR_MARKS[1]}R {view.supply[1]}")
+        chips = "  ".join(
+            f"{COLOUR_MARKS[colour]}{colour_letter(colour)} {view.supply[colour]}"
+            for colour in (0, 1)
+        )
+    text.append(render("term.supply", chips=chips))
     return text
 
 
 def render_players(view: View, names: Sequence[str]) -> Text:
     """Return one line per player: turn marker, hand size, chips and discard pile."""
     seat_now = to_act(view)
-    labels = [name + (" (you)" if seat == view.seat else "") for seat, name in enumerate(names)]
-    width = max(len(label) for label in labels) + 1
+    labels = [
+        render("seat.you_named", name=name) if seat == view.seat else name
+        for seat, name in enumerate(names)
+    ]
+    title = render("term.players.title")
+    width = max(cell_len(title) - 1, *(cell_len(label) for label in labels)) + 1
+    # Column headings over the hand size (5 cells), the chips (8) and the discard pile.
+    hand = render("term.players.hand")
+    chips = render("term.players.chips")
+    hand_cells = max(5, cell_len(hand) + 1)
+    chip_cells = max(11, cell_len(chips) + 1)
     text = Text()
-    text.append(f"{'PLAYERS':<{width + 2}}", style="bold underline")
-    text.append(" hand  chips      discard pile\n", style="bold")
+    text.append(pad(title, width + 2), style="bold underline")
+    heading = f" {pad(hand, hand_cells)} {pad(chips, chip_cells)}{render('term.players.discard')}"
+    text.append(heading + "\n", style="bold")
+    letters = (colour_letter(0), colour_letter(1))
+    top = render("term.players.top")
     for seat, label in enumerate(labels):
         blue, red = view.chips[seat]
         text.append(f"{'▶' if seat == seat_now else ' '} ", style="bold")
-        text.append(f"{label:<{width}}", style="bold" if seat == seat_now else "")
-        text.append(f" {view.hand_sizes[seat]:>3}   ")
-        text.append(f"{COLOUR_MARKS[0]}B{blue}", style="bold bright_blue")
+        text.append(pad(label, width), style="bold" if seat == seat_now else "")
+        text.append(" " + pad(f"{view.hand_sizes[seat]:>3}", hand_cells) + " ")
+        blue_text = f"{COLOUR_MARKS[0]}{letters[0]}{blue}"
+        red_text = f"{COLOUR_MARKS[1]}{letters[1]}{red}"
+        text.append(blue_text, style="bold bright_blue")
         text.append(" ")
-        text.append(f"{COLOUR_MARKS[1]}R{red}", style="bold bright_red")
+        text.append(red_text, style="bold bright_red")
+        shown = cell_len(blue_text) + 1 + cell_len(red_text)
+        text.append(" " * max(1, chip_cells - 1 - shown))
         discard = view.discards[seat]
-        text.append(f"   {len(discard):>3}")
+        text.append(f"{len(discard):>3}")
         if discard:
-            text.append(" top ")
+            text.append(f" {top} ")
             text.append_text(card_rich(discard[-1]))
         text.append("\n")
     return text
@@ -128,12 +162,12 @@ def render_hand(
 ) -> Text:
     """Return the viewer's hand with keys, the cursor, the selection and playable marks."""
     text = Text()
-    text.append("YOUR HAND  ", style="bold")
+    text.append(render("term.hand.title") + "  ", style="bold")
     if view.hand is None:
-        return text.append("(a spectator has none)", style="dim")
+        return text.append(render("term.hand.spectator"), style="dim")
     for index, source in enumerate(shown):
         if source.from_discard:
-            text.append("  │ discard top ", style="dim")
+            text.append(f"  │ {render('term.hand.discard_top')} ", style="dim")
         is_cursor = index == cursor
         key = "t" if source.from_discard else str(source.position % 10)
         card = card_rich(source.card)
@@ -145,17 +179,16 @@ def render_hand(
         text.append("✓" if (source.from_discard, source.kind) in playable else " ", style="green")
         text.append("]" if is_cursor else " ", style="bold yellow")
     if not shown:
-        text.append("(empty: press e to end your turn)", style="dim")
+        text.append(render("term.hand.empty"), style="dim")
     return text
 
 
 def hand_hint(selected: Source | None) -> str:
     """Return the one-line prompt under the hand."""
     if selected is None:
-        return "Pick a card: 1-9 or ←/→ and Enter, t for your discard top. ? for help."
-    name = kind_label(selected.kind)
-    where = "your discard top" if selected.from_discard else "your hand"
-    return f"{name} from {where}: pick a target (1-9 or ↑/↓ Enter), x to discard, Esc to drop."
+        return render("term.hint.pick")
+    key = "term.hint.target.top" if selected.from_discard else "term.hint.target"
+    return render(key, card=kind_label(selected.kind))
 
 
 class StatusBar(Static):
