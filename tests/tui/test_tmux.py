@@ -40,13 +40,14 @@ def _play_command() -> list[str]:
 
 
 class Terminal:
-    """One tmux server with one 120x40 window running one command."""
+    """One tmux server with one window (120x40 unless told) running one command."""
 
-    def __init__(self, command: list[str], cwd: Path) -> None:
+    def __init__(self, command: list[str], cwd: Path, *, size: tuple[int, int] = (120, 40)) -> None:
         self.socket = f"sequence-stacks-test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
-        env = {"TERM": "xterm-256color"}
+        env = {"TERM": "xterm-256color", "LANG": "C.UTF-8"}
+        width, height = (str(n) for n in size)
         self._tmux(
-            "new-session", "-d", "-s", "play", "-x", "120", "-y", "40", "-c", str(cwd),
+            "new-session", "-d", "-s", "play", "-x", width, "-y", height, "-c", str(cwd),
             *(f"-e{key}={value}" for key, value in env.items()),
             shlex.join(command),
         )  # fmt: skip
@@ -139,3 +140,31 @@ def test_textual_interface_plays_a_few_turns_in_tmux(tmp_path: Path) -> None:
     record = load_record(tmp_path / "game.json")
     discards = [a for seat, a in record.actions if seat == 0 and a.type == ActionType.DISCARD]
     assert len(discards) == 2
+
+
+@pytest.mark.parametrize(
+    ("language", "word"),
+    [("hi", "खिलाड़ी"), ("ko", "플레이어")],  # "player" in the seat names of the log
+)
+def test_the_game_in_hindi_and_korean_at_80x24(tmp_path: Path, language: str, word: str) -> None:
+    command = [*_play_command(), "--players", "2", "--seed", "3", "--lang", language]
+    terminal = Terminal([*command, "--bot-delay", "0"], tmp_path, size=(80, 24))
+    try:
+        text = terminal.wait_for(word)
+        for _ in range(2):
+            terminal.send("1")
+            terminal.send("x")
+            text = terminal.wait_for(word)
+        time.sleep(0.5)
+        text = terminal.screen()
+        lines = text.splitlines()
+        assert word in text
+        assert len(lines) <= 24
+        # The footer's first keys (help, quit) are whole on the last line.
+        footer = lines[-1]
+        assert footer.lstrip().startswith("? "), footer
+        assert re.search(r"\bq \S", footer), footer
+        terminal.send("q")
+        terminal.wait_closed()
+    finally:
+        terminal.close()

@@ -60,8 +60,9 @@ class PlayApp(App[int]):
     """Play one game of Sequence Stacks in the terminal."""
 
     TITLE = "Sequence Stacks"
+    ENABLE_COMMAND_PALETTE = False  # its footer entry would take room from the game's keys
     CSS = """
-    #status { height: 1; background: $boost; padding: 0 1; }
+    #status { height: auto; max-height: 3; background: $boost; padding: 0 1; }
     #table { height: 1fr; }
     #left { width: 64; min-width: 50; }
     #piles, #players, #replay-piles, #replay-players {
@@ -87,8 +88,13 @@ class PlayApp(App[int]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(str(n % 10), f"pick({n})", show=False) for n in range(1, 11)),
-        Binding("t", "pick_top", "term.key.discard_top"),
+        # The footer shows these in this order: help and quit first, so a narrow
+        # terminal (80 columns) or a long translation never cuts them off.
+        Binding("question_mark,h", "help", "term.key.help"),
+        Binding("q", "quit_game", "term.key.quit"),
+        Binding("s", "save", "term.key.save"),
         Binding("x", "discard", "term.key.discard"),
+        Binding("t", "pick_top", "term.key.discard_top"),
         Binding("e", "end_turn", "term.key.end"),
         Binding("escape", "drop", "term.key.drop"),
         Binding("left", "cursor(-1)", show=False),
@@ -96,9 +102,6 @@ class PlayApp(App[int]):
         Binding("enter", "confirm", show=False),
         Binding("plus,equals_sign", "speed(-1)", "term.key.faster"),
         Binding("minus", "speed(1)", "term.key.slower"),
-        Binding("s", "save", "term.key.save"),
-        Binding("question_mark,h", "help", "term.key.help"),
-        Binding("q", "quit_game", "term.key.quit"),
     ]
 
     def __init__(self, session: GameSession, *, bot_delay: float = 0.3, save_path: Path) -> None:
@@ -133,7 +136,7 @@ class PlayApp(App[int]):
         yield HandPanel(id="hand")
         yield OptionList(id="targets", markup=False)
         yield Static(id="message")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         """Draw the table and let whoever acts first act."""

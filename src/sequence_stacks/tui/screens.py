@@ -66,7 +66,7 @@ class HelpScreen(ModalScreen[None]):
             yield Static(Text(tui_keys()), id="help-keys")
             yield Static(Text(render("term.help.rules"), style="bold"), id="help-rules-title")
             yield Markdown(rules_markdown(), id="help-rules")
-        yield Footer()
+        yield Footer(compact=True)
 
     def action_close(self) -> None:
         """Close the help."""
@@ -95,7 +95,7 @@ class HandoffScreen(Screen[None]):
             ),
             id="handoff-text",
         )
-        yield Footer()
+        yield Footer(compact=True)
 
     def action_ready(self) -> None:
         """The next player is at the keyboard."""
@@ -166,7 +166,7 @@ class SummaryScreen(Screen[None]):
         body.append("\n\n" + render("term.summary.keys"), style="")
         yield Static(body, id="summary-text")
         yield Static("", id="summary-message")
-        yield Footer()
+        yield Footer(compact=True)
 
     def action_choose(self, choice: str) -> None:
         """Hand the choice to the app and show what it says."""
@@ -198,7 +198,7 @@ class ReplayScreen(Screen[None]):
                 yield PilesPanel(id="replay-piles")
                 yield PlayersPanel(id="replay-players")
             yield Static(id="replay-log")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         """Draw the first step."""
