@@ -22,7 +22,7 @@ _TUI_KEYS: Final = (
     ("Escape", "term.help.drop"),
     ("e", "term.help.end"),
     ("b / p", "term.help.block"),
-    ("+ / -", "term.help.speed"),
+    ("- / +", "term.help.speed"),
     ("s", "term.help.save"),
     ("?  h", "term.help.help"),
     ("q", "term.help.quit"),
