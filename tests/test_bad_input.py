@@ -21,8 +21,10 @@ from sequence_stacks.engine import (
     ActionType,
     GameRecord,
     IllegalActionError,
+    IllegalCode,
     Kind,
     NotationError,
+    Phase,
     PositionError,
     RecordError,
     Settings,
@@ -43,7 +45,6 @@ from sequence_stacks.engine import (
     position_to_dict,
     resample,
 )
-from sequence_stacks.engine.state import BLOCK_WINDOW
 
 Mutation = Callable[[dict[str, Any]], object]
 
@@ -75,7 +76,7 @@ def play_until(settings: Settings, seed: int, stop: Callable[[State, int], bool]
 
 SHORT_RECORD = play_until(Settings(player_count=3), 5, lambda _, count: count >= 30)
 WINDOW_RECORD = play_until(
-    Settings(player_count=3), 0, lambda state, _: state.phase == BLOCK_WINDOW
+    Settings(player_count=3), 0, lambda state, _: state.phase == Phase.BLOCK_WINDOW
 )
 FINISHED_RECORD = play_until(Settings(player_count=2, max_turns=12), 3, lambda _, __: False)
 
@@ -104,7 +105,7 @@ def test_fixtures_are_what_the_tests_assume() -> None:
     assert SHORT_RECORD.result is None
     assert FINISHED_RECORD.result is not None
     window = WINDOW_RECORD.replay()
-    assert window.phase == BLOCK_WINDOW
+    assert window.phase == Phase.BLOCK_WINDOW
     assert window.window_completer == 0
     assert window.window_pending == [1, 2]
     assert position_from_dict(position_to_dict(window)) == window
@@ -200,7 +201,7 @@ def _acting_seat_after(record: GameRecord, count: int) -> tuple[State, int]:
 def test_action_out_of_turn_names_its_index_and_rule(record_data: dict[str, Any]) -> None:
     """R37, R41: an action by the wrong seat mid-record names the action and R20."""
     state, seat = _acting_seat_after(SHORT_RECORD, 12)
-    assert state.phase != BLOCK_WINDOW
+    assert state.phase != Phase.BLOCK_WINDOW
     other = (seat + 1) % state.player_count
     record_data["actions"][12] = f"{other} end"
     record = GameRecord.from_dict(record_data)
@@ -211,7 +212,7 @@ def test_action_out_of_turn_names_its_index_and_rule(record_data: dict[str, Any]
 def test_card_not_held_names_its_index_and_rule(record_data: dict[str, Any]) -> None:
     """R37, R41: discarding a kind not in the hand names the action and R19."""
     state, seat = _acting_seat_after(SHORT_RECORD, 9)
-    assert state.phase != BLOCK_WINDOW
+    assert state.phase != Phase.BLOCK_WINDOW
     held = {CARD_KIND[card] for card in state.hands[seat]}
     missing = next(kind for kind in Kind if kind not in held)
     record_data["actions"][9] = f"{seat} discard {missing.name}"
@@ -754,11 +755,7 @@ def test_ids_outside_the_action_space_are_refused() -> None:
     [
         Action(ActionType.STEAL_CARD, Kind.SCARD, victim=0),
         Action(ActionType.STEAL_CHIP, Kind.SCHIP, victim=4, colour=0),
-        Action(ActionType.STEAL_CHIP, Kind.SCHIP, victim=1, colour=2),
         Action(ActionType.PLAY, Kind.B3, pile=2),
-        Action(ActionType.PLAY, Kind.SKIP, pile=0),
-        Action(ActionType.DISCARD, Kind.B3, from_discard=True),
-        Action(ActionType.END, Kind.B3),
     ],
     ids=repr,
 )
@@ -769,26 +766,37 @@ def test_actions_without_an_id_are_refused(action: Action) -> None:
 
 
 @pytest.mark.parametrize(
-    "action",
+    "fields",
     [
-        Action(ActionType.PLAY, Kind.SKIP),
-        Action(ActionType.PLAY, Kind.B1, pile=7),
-        Action(ActionType.PLAY, None),
-        Action(ActionType.DISCARD, None),
-        Action(ActionType.DISCARD, Kind.B1, from_discard=True),
-        Action(ActionType.END, Kind.B1),
-        Action(ActionType.SKIP, Kind.REV),
-        Action(ActionType.STEAL_CHIP, Kind.SCARD, victim=1, colour=0),
+        {"type": ActionType.STEAL_CHIP, "kind": Kind.SCHIP, "victim": 1, "colour": 2},
+        {"type": ActionType.PLAY, "kind": Kind.SKIP, "pile": 0},
+        {"type": ActionType.PLAY, "kind": Kind.SKIP},
+        {"type": ActionType.PLAY, "kind": None},
+        {"type": ActionType.DISCARD, "kind": None},
+        {"type": ActionType.DISCARD, "kind": Kind.B1, "from_discard": True},
+        {"type": ActionType.END, "kind": Kind.B1},
+        {"type": ActionType.SKIP, "kind": Kind.REV},
+        {"type": ActionType.STEAL_CHIP, "kind": Kind.SCARD, "victim": 1, "colour": 0},
     ],
     ids=repr,
 )
-def test_ill_formed_actions_are_refused_with_r37(action: Action) -> None:
-    """Hand-built actions whose fields do not fit their type are refused (R37)."""
+def test_ill_formed_actions_cannot_be_built(fields: dict[str, Any]) -> None:
+    """Hand-built actions whose fields do not fit their type are refused (R37) when
+    they are built, before any game sees them."""
+    with pytest.raises(IllegalActionError) as caught:
+        Action(**fields)
+    assert caught.value.rule_id == "R37"
+    assert caught.value.code == IllegalCode.MALFORMED_ACTION
+
+
+def test_a_pile_the_game_lacks_is_refused_with_r37() -> None:
     state = new_game(Settings(), 3)
     digest = position_digest(state)
     with pytest.raises(IllegalActionError) as caught:
-        apply(state, state.current, action)
+        apply(state, state.current, Action(ActionType.PLAY, Kind.B1, pile=7))
     assert caught.value.rule_id == "R37"
+    assert caught.value.code == IllegalCode.NO_SUCH_PILE
+    assert caught.value.params == {"pile": (0, 7), "colour": 0, "count": 2}
     assert position_digest(state) == digest
 
 

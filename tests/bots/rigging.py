@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from sequence_stacks.engine import (
     CARD_KIND,
+    Phase,
     Settings,
     State,
     deck_for,
@@ -64,7 +65,7 @@ def rig(
     state.current = current
     if window is not None:
         completer, slot = window
-        state.phase = 1  # the Block window (R29)
+        state.phase = Phase.BLOCK_WINDOW
         state.window_slot = slot
         state.window_completer = completer
         state.window_pending = [(completer + s) % player_count for s in range(1, player_count)]

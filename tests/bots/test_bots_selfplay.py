@@ -6,6 +6,7 @@ from sequence_stacks.bots import make_bot
 from sequence_stacks.engine import (
     Action,
     ActionType,
+    EndReason,
     Event,
     GameRecord,
     Settings,
@@ -110,7 +111,7 @@ def test_selfplay_refuses_unknown_bots_before_playing() -> None:
 
 
 def _row(index: int, bots: tuple[str, ...], winner: int | None, turns: int) -> GameRow:
-    reason = "win" if winner is not None else "stalemate"
+    reason = EndReason.WIN if winner is not None else EndReason.STALEMATE
     return GameRow(index, 0, bots, reason, winner, turns, turns * 3)
 
 

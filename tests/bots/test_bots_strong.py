@@ -18,6 +18,7 @@ from sequence_stacks.bots.ismcts import (
 from sequence_stacks.engine import (
     Action,
     ActionType,
+    Phase,
     Settings,
     State,
     View,
@@ -143,7 +144,7 @@ def _turn_start(player_count: int, seed: int) -> State:
     """A position at the first decision of a turn with several legal actions."""
     state = _mid_game(player_count, seed, 6)
     bots = [make_bot("greedy", seed=s) for s in range(player_count)]
-    while not (state.phase == 0 and state.turn_actions == 0 and len(_ids(state)) > 2):
+    while not (state.phase == Phase.PLAYING and state.turn_actions == 0 and len(_ids(state)) > 2):
         seat = state.current_player()
         assert seat is not None
         apply_in_place(state, seat, bots[seat].choose(observe(state, seat)))
@@ -307,7 +308,7 @@ def test_ismcts_follows_its_plan_through_the_turn() -> None:
         turn = state.turn_count
         drawn = False
         while state.turn_count == turn and not state.is_over and len(taken) < len(plan):
-            if state.phase == 1:
+            if state.phase == Phase.BLOCK_WINDOW:
                 asked = state.current_player()
                 assert asked is not None
                 apply_in_place(state, asked, Action(ActionType.PASS))

@@ -18,6 +18,7 @@ from sequence_stacks.cli import main
 from sequence_stacks.engine import (
     Action,
     GameRecord,
+    Phase,
     Settings,
     State,
     action_space,
@@ -27,7 +28,6 @@ from sequence_stacks.engine import (
     position_digest,
     position_to_dict,
 )
-from sequence_stacks.engine.state import BLOCK_WINDOW
 
 Data = dict[str, Any]
 Mutation = Callable[[Data], object]
@@ -54,7 +54,7 @@ def _play_until(seed: int, stop: Callable[[State], bool]) -> tuple[State, GameRe
     return state, record
 
 
-_WINDOW_STATE, _RECORD = _play_until(0, lambda state: state.phase == BLOCK_WINDOW)
+_WINDOW_STATE, _RECORD = _play_until(0, lambda state: state.phase == Phase.BLOCK_WINDOW)
 
 
 def _position() -> Data:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from sequence_stacks.engine import (
     CARD_KIND,
     Kind,
+    Phase,
     Settings,
     State,
     View,
@@ -131,8 +132,8 @@ def test_block_window_pieces() -> None:
     encoder = encoder_for(settings)
     found = 0
     for seed in range(40):
-        state = play(settings, seed, steps=3000, until=lambda s: s.phase == 1)
-        if state.phase != 1:
+        state = play(settings, seed, steps=3000, until=lambda s: s.phase == Phase.BLOCK_WINDOW)
+        if state.phase != Phase.BLOCK_WINDOW:
             continue
         found += 1
         asker = state.window_pending[0]

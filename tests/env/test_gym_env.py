@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from sequence_stacks.engine import Settings, legal_action_ids, observe
+from sequence_stacks.engine import Phase, Settings, legal_action_ids, observe
 from sequence_stacks.env import register_envs
 from sequence_stacks.env.gym_env import ENV_ID, SequenceStacksEnv
 
@@ -102,7 +102,7 @@ def test_the_learner_answers_block_windows() -> None:
         while not terminated:
             state = game._state
             assert state is not None
-            if state.phase == 1:
+            if state.phase == Phase.BLOCK_WINDOW:
                 assert state.window_pending[0] == game.seat
                 assert set(np.flatnonzero(info["action_mask"])) <= {0, 1}
                 return

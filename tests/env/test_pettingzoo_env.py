@@ -13,6 +13,7 @@ from pettingzoo.test import api_test, seed_test
 from sequence_stacks.engine import (
     IllegalActionError,
     NotationError,
+    Phase,
     Settings,
     legal_action_ids,
     observe,
@@ -136,7 +137,7 @@ def test_agent_selection_follows_block_windows() -> None:
         while game.agents and windows < 5:
             state = game._state
             assert state is not None
-            if state.phase == 1:
+            if state.phase == Phase.BLOCK_WINDOW:
                 windows += 1
                 asked = state.window_pending[0]
                 assert game.agent_selection == f"player_{asked}"

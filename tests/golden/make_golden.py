@@ -22,6 +22,7 @@ from pathlib import Path
 from sequence_stacks.engine import (
     Action,
     ActionType,
+    DrawReason,
     Event,
     GameRecord,
     Settings,
@@ -276,7 +277,9 @@ def features(record: GameRecord, events: list[Event]) -> set[str]:  # noqa: PLR0
             found.add("supply_empty")
         elif isinstance(event, CardPlayed) and event.from_discard:
             found.add("from_discard")
-        elif isinstance(event, CardsDrawn) and event.reason == "empty-hand" and event.count:
+        elif (
+            isinstance(event, CardsDrawn) and event.reason == DrawReason.EMPTY_HAND and event.count
+        ):
             found.add("empty_hand_draw")
     if "skip" in found and not any(isinstance(event, TurnSkipped) for event in events):
         found.discard("skip")

@@ -20,6 +20,7 @@ import pytest
 from sequence_stacks.engine import (
     Action,
     ActionType,
+    DrawReason,
     Event,
     GameRecord,
     Replay,
@@ -173,7 +174,9 @@ COVERAGE: dict[str, Callable[[Played], bool]] = {
     "reshuffle": lambda p: p.has(Reshuffled),
     "supply_empty": lambda p: p.has(ChipTaken, lambda e: not e.taken),
     "from_discard": lambda p: p.has(CardPlayed, lambda e: e.from_discard),
-    "empty_hand_draw": lambda p: p.has(CardsDrawn, lambda e: e.reason == "empty-hand" and e.count),
+    "empty_hand_draw": lambda p: p.has(
+        CardsDrawn, lambda e: e.reason == DrawReason.EMPTY_HAND and e.count
+    ),
     "end_action": lambda p: any(action.type == ActionType.END for _, action in p.actions),
 }
 

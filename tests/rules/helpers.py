@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import pytest
 
@@ -17,6 +18,8 @@ from sequence_stacks.engine import (
     Action,
     Event,
     IllegalActionError,
+    IllegalCode,
+    Phase,
     Settings,
     State,
     action_space,
@@ -34,10 +37,10 @@ from sequence_stacks.engine import (
     position_digest,
     validate_state,
 )
-from sequence_stacks.engine.state import BLOCK_WINDOW
 
 __all__ = [
     "act",
+    "assert_malformed",
     "assert_refused",
     "kinds",
     "legal_texts",
@@ -214,6 +217,17 @@ def assert_refused(state: State, seat: int, action: Action | str, rule_id: str) 
     return refused.value.reason
 
 
+def assert_malformed(**fields: Any) -> str:
+    """Assert that an Action with these fields cannot be built: it is refused as
+    malformed (R37) before any game sees it; returns the reason."""
+    with pytest.raises(IllegalActionError) as refused:
+        Action(**fields)
+    assert refused.value.rule_id == "R37", refused.value
+    assert refused.value.code == IllegalCode.MALFORMED_ACTION
+    assert refused.value.params == {}
+    return refused.value.reason
+
+
 def play_random_game(
     settings: Settings, seed: int | str, *, rng_seed: int = 0, step_limit: int = 5000
 ) -> tuple[State, list[tuple[int, Action]]]:
@@ -234,7 +248,7 @@ def play_random_game(
 
 def pass_window(state: State) -> State:
     """Answer pass for every seat still asked in an open Block window."""
-    while state.phase == BLOCK_WINDOW:
+    while state.phase == Phase.BLOCK_WINDOW:
         seat = state.deciders()[0]
         state, _ = act(state, seat, "pass")
     return state

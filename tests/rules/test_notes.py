@@ -7,7 +7,6 @@ import random
 import pytest
 
 from sequence_stacks.engine import (
-    Action,
     ActionType,
     Kind,
     Settings,
@@ -28,7 +27,16 @@ from sequence_stacks.engine.events import (
 from sequence_stacks.engine.rng import seeded_shuffle
 from sequence_stacks.engine.state import BLOCKED, PASSED
 
-from .helpers import act, assert_refused, kinds, legal_texts, pass_window, rig, run
+from .helpers import (
+    act,
+    assert_malformed,
+    assert_refused,
+    kinds,
+    legal_texts,
+    pass_window,
+    rig,
+    run,
+)
 
 _FULL_BLUE = ["B1", "B2", "B3", "B4"]
 
@@ -243,7 +251,7 @@ def test_n11_a_stolen_card_is_known_to_everyone_until_it_leaves_the_hand() -> No
 def test_n12_the_turn_ending_discard_comes_from_the_hand_only() -> None:
     state = rig(hands={0: ["B3"]}, discards={0: ["R3"]})
     assert_refused(state, 0, "discard R3", "R19")
-    assert_refused(state, 0, Action(ActionType.DISCARD, Kind.R3, from_discard=True), "R37")
+    assert_malformed(type=ActionType.DISCARD, kind=Kind.R3, from_discard=True)
     assert_refused(state, 0, "end", "R19")
     assert {t for t in legal_texts(state, 0) if t.startswith(("discard", "end"))} == {"discard B3"}
 

@@ -8,6 +8,7 @@ import dataclasses
 import pytest
 
 from sequence_stacks.engine import (
+    Phase,
     State,
     View,
     event_for,
@@ -59,7 +60,8 @@ def test_r34_public_facts_are_in_every_view(seat: int | None) -> None:
     assert view.direction == -1
     assert view.current == 0
     assert view.pending_skips == 1
-    assert view.phase == "playing"
+    assert view.phase == Phase.PLAYING
+    assert view.to_dict()["phase"] == "playing"
 
 
 def test_r34_public_effects_of_actions_reach_everyone() -> None:

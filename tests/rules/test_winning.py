@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from sequence_stacks.engine import Result, Settings, State, legal_action_ids, new_game
+from sequence_stacks.engine import EndReason, Result, Settings, State, legal_action_ids, new_game
 from sequence_stacks.engine.events import GameEnded
 
 from .helpers import act, assert_refused, kinds, pass_window, rig, run
@@ -33,7 +33,7 @@ def _complete(state: State, text: str) -> State:
 def test_r31_five_chips_with_two_of_each_colour_win() -> None:
     state = _complete(_two_completions((2, 2)), "B5>1")
     assert state.is_over
-    assert state.result == Result("win", 0, (1.0, -1 / 3, -1 / 3, -1 / 3))
+    assert state.result == Result(EndReason.WIN, 0, (1.0, -1 / 3, -1 / 3, -1 / 3))
     assert sum(state.result.returns) == pytest.approx(0.0)
 
 
@@ -72,7 +72,7 @@ def test_r31_chips_to_win_and_min_each_colour_options() -> None:
 def test_r31_two_player_returns_vector() -> None:
     settings = Settings(player_count=2)
     state = _complete(_two_completions((2, 2), settings), "B5>1")
-    assert state.result == Result("win", 0, (1.0, -1.0))
+    assert state.result == Result(EndReason.WIN, 0, (1.0, -1.0))
 
 
 # --- R32 when the win is checked --------------------------------------------------------
@@ -81,7 +81,7 @@ def test_r31_two_player_returns_vector() -> None:
 def test_r32_the_game_ends_at_once_mid_turn() -> None:
     state = run(_two_completions((2, 2)), (0, "B5>1"), (1, "pass"), (2, "pass"))
     state, events = act(state, 3, "pass")
-    assert GameEnded("win", 0, (1.0, -1 / 3, -1 / 3, -1 / 3)) in events
+    assert GameEnded(EndReason.WIN, 0, (1.0, -1 / 3, -1 / 3, -1 / 3)) in events
     assert state.is_over
     assert state.deciders() == ()
     assert state.current_player() is None
@@ -135,8 +135,8 @@ def test_r33_a_round_without_a_card_played_and_nothing_to_draw_is_a_stalemate() 
     assert not state.is_over
     state, events = act(state, 2, "discard R1")
     assert state.is_over
-    assert state.result == Result("stalemate", None, (0.0, 0.0, 0.0))
-    assert GameEnded("stalemate", None, (0.0, 0.0, 0.0)) in events
+    assert state.result == Result(EndReason.STALEMATE, None, (0.0, 0.0, 0.0))
+    assert GameEnded(EndReason.STALEMATE, None, (0.0, 0.0, 0.0)) in events
 
 
 def test_r33_a_card_played_to_a_pile_restarts_the_round() -> None:
@@ -156,8 +156,8 @@ def test_r33_the_turn_with_a_play_belongs_to_a_round_with_a_play() -> None:
     assert not state.is_over
     assert state.stall_mask == 0b111  # seat 0 is marked as its play-free turn starts
     state, events = act(state, 0, "discard B4")
-    assert state.result == Result("stalemate", None, (0.0, 0.0, 0.0))
-    assert GameEnded("stalemate", None, (0.0, 0.0, 0.0)) in events
+    assert state.result == Result(EndReason.STALEMATE, None, (0.0, 0.0, 0.0))
+    assert GameEnded(EndReason.STALEMATE, None, (0.0, 0.0, 0.0)) in events
 
 
 def test_r33_two_players_the_round_after_a_play_needs_both_turns() -> None:
@@ -245,8 +245,8 @@ def test_r33_the_game_ends_with_no_winner_after_max_turns(max_turns: int) -> Non
         state, events = act(state, seat, f"discard {kinds(state.hands[seat])[0]}")
         assert state.turn_count == turn + (0 if turn == max_turns else 1)
     assert state.is_over
-    assert state.result == Result("max_turns", None, (0.0, 0.0, 0.0, 0.0))
-    assert GameEnded("max_turns", None, (0.0, 0.0, 0.0, 0.0)) in events
+    assert state.result == Result(EndReason.MAX_TURNS, None, (0.0, 0.0, 0.0, 0.0))
+    assert GameEnded(EndReason.MAX_TURNS, None, (0.0, 0.0, 0.0, 0.0)) in events
 
 
 def test_r33_max_turns_default_is_2000() -> None:
@@ -303,7 +303,7 @@ def test_n17_max_turn_actions_ends_the_game_with_no_winner() -> None:
         state, plays = _play_blue_run(state)
         total += plays
     assert total == 12
-    assert state.result == Result("max_turn_actions", None, (0.0, 0.0))
+    assert state.result == Result(EndReason.MAX_TURN_ACTIONS, None, (0.0, 0.0))
     assert state.turn_count == 1
 
 

@@ -128,20 +128,25 @@ def test_refusals_reach_only_the_actor_and_change_nothing(
         for player in (ann, bob, eve):
             player.wait_for(lambda f: f["type"] == "update" and f["op"] == "start")
         before = len(storage.entries(table_id))
-        cases: list[tuple[Player, dict[str, Any], str, str | None]] = [
-            (bob, {"action": "discard B1"}, "illegal", "R20"),  # not Bob's turn
-            (ann, {"action": "B9>new"}, "illegal", "R37"),  # malformed notation
-            (ann, {"action_id": 99999}, "illegal", "R37"),  # no such id
-            (ann, {"action": "block"}, "illegal", "R29"),  # no Block window
-            (ann, {"action": 3.5}, "illegal", "R37"),  # neither text nor id
-            (eve, {"action": "end"}, "not_seated", None),  # spectators cannot act
+        turn = {"key": "illegal.not_your_turn", "args": {"player": 0}}
+        no_window = {"key": "illegal.no_block_window", "args": {}}
+        cases: list[tuple[Player, dict[str, Any], str, str | None, object]] = [
+            (bob, {"action": "discard B1"}, "illegal", "R20", turn),  # not Bob's turn
+            (ann, {"action": "B9>new"}, "illegal", "R37", None),  # malformed notation
+            (ann, {"action_id": 99999}, "illegal", "R37", None),  # no such id
+            (ann, {"action": "block"}, "illegal", "R29", no_window),  # no Block window
+            (ann, {"action": 3.5}, "illegal", "R37", None),  # neither text nor id
+            (eve, {"action": "end"}, "not_seated", None, None),  # spectators cannot act
         ]
-        for player, fields, code, rule in cases:
+        for player, fields, code, rule, detail in cases:
             reply = player.reply(player.command("act", **fields))
             assert (reply["type"], reply["code"], reply["rule"]) == ("refused", code, rule)
             assert reply["reason"]
+            # The engine's refusals as data: the message key and its arguments (#13).
+            assert reply["detail"] == detail
         stale = ann.reply(ann.command("act", version=ann.version - 1, action="end"))
         assert stale["code"] == "stale"
+        assert stale["detail"] is None
         for kind in ("add_bot", "remove_bot", "start"):
             reply = ann.reply(ann.command(kind, seat=1))
             assert reply["type"] == "refused", kind

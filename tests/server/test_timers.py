@@ -11,7 +11,16 @@ import threading
 import pytest
 from starlette.testclient import TestClient
 
-from sequence_stacks.engine import CARD_KIND, Action, ActionType, Kind, Settings, View, new_game
+from sequence_stacks.engine import (
+    CARD_KIND,
+    Action,
+    ActionType,
+    Kind,
+    Phase,
+    Settings,
+    View,
+    new_game,
+)
 from sequence_stacks.server import MemoryStorage, ServerSettings, create_app
 from sequence_stacks.server.entries import SeatKind
 from sequence_stacks.server.scheduler import BotMove, Schedule, Thinker, TimedOut
@@ -97,7 +106,7 @@ def _window_table(block_in_hand: bool) -> Table:
             state.draw.remove(swap)
             state.draw.append(card)
             hand.append(swap)
-    state.phase = 1
+    state.phase = Phase.BLOCK_WINDOW
     state.window_pending = [1, 2]
     table.state = state
     return table
@@ -131,7 +140,7 @@ def test_a_bot_chooses_its_block_answer_as_the_window_opens_off_the_event_loop()
     table = _window_table(True)
     schedule = _schedule(FAST)
     schedule.window_opened_at = 100.0
-    seen: list[tuple[str, str, bool]] = []
+    seen: list[tuple[str, Phase, bool]] = []
 
     class Recorder:
         name = "recorder"
@@ -150,7 +159,7 @@ def test_a_bot_chooses_its_block_answer_as_the_window_opens_off_the_event_loop()
     thread, phase, holds = seen[0]
     assert thread.startswith("bot-thinker")
     assert thread != threading.current_thread().name
-    assert (phase, holds) == ("block_window", True)
+    assert (phase, holds) == (Phase.BLOCK_WINDOW, True)
     timeout_plan = schedule.window_plan(table, 2)  # a person's seat: no thinking
     assert isinstance(timeout_plan, TimedOut)
     assert timeout_plan.due == 100.0 + FAST.block_timeout
@@ -162,7 +171,7 @@ def test_a_bot_chooses_its_turn_off_the_event_loop() -> None:
     other tables are served meanwhile."""
     table = _window_table(True)
     assert table.state is not None
-    table.state.phase = 0  # seat 0's turn, no window
+    table.state.phase = Phase.PLAYING  # seat 0's turn, no window
     table.seats[0].kind = SeatKind.BOT
     schedule = _schedule(FAST)
     threads: list[str] = []

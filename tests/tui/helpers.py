@@ -10,7 +10,7 @@ from rich.console import Console
 from textual.pilot import Pilot
 
 from sequence_stacks.bots import make_bot
-from sequence_stacks.engine import Action, ActionType, Settings, View, action_space
+from sequence_stacks.engine import Action, ActionType, Phase, Settings, View, action_space
 from sequence_stacks.tui import HUMAN, BotPlayer, GameSession, SeatSpec
 from sequence_stacks.tui.app import PlayApp
 from sequence_stacks.tui.choices import sources, targets
@@ -91,7 +91,7 @@ def keys_for_turn(app: PlayApp) -> list[str]:
     that has a legal play and presses that target's number, or discards the first card.
     """
     view = app.view()
-    if view.phase == "block_window":
+    if view.phase == Phase.BLOCK_WINDOW:
         return ["p"]
     shown = sources(view)
     if not shown:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from sequence_stacks.engine import Phase
 from sequence_stacks.tui import GameSession
 
 from .helpers import make_session
@@ -17,7 +18,7 @@ def session_at_block_prompt(*, holding_block: bool) -> GameSession:
         sim = make_session(players=2, humans=0, bot="greedy", seed=seed)
         while not sim.is_over:
             view = sim.view(0)
-            if view.phase == "block_window" and 0 in view.window_pending:
+            if view.phase == Phase.BLOCK_WINDOW and 0 in view.window_pending:
                 if (1 in view.legal_action_ids) == holding_block:
                     return make_session(players=2, humans=1, seed=seed, actions=sim.actions)
                 break

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sequence_stacks.engine import ActionType, Kind, card_from_text, kind_colour
+from sequence_stacks.engine import ActionType, Kind, Phase, card_from_text, kind_colour
 from sequence_stacks.tui.choices import (
     highlighted_slots,
     playable_sources,
@@ -30,7 +30,7 @@ def test_the_menus_reach_exactly_the_legal_actions(players: int, seed: int) -> N
         seat = session.to_act()
         assert seat is not None
         view = session.view(seat)
-        if view.phase == "playing":
+        if view.phase == Phase.PLAYING:
             legal = set(view.legal_action_ids)
             reachable = {
                 t.action_id
@@ -63,7 +63,7 @@ def test_discard_top_is_a_source_and_cannot_be_discarded() -> None:
         seat = session.to_act()
         assert seat is not None
         view = session.view(seat)
-        if view.phase == "playing" and view.discards[seat]:
+        if view.phase == Phase.PLAYING and view.discards[seat]:
             break
         session.submit(seat, session.bot_for(seat).choose(view))
     top = [s for s in sources(view) if s.from_discard]

@@ -25,7 +25,16 @@ import dataclasses
 import random
 from typing import Final
 
-from sequence_stacks.engine import CARD_KIND, Action, ActionType, Kind, Settings, View, kind_rank
+from sequence_stacks.engine import (
+    CARD_KIND,
+    Action,
+    ActionType,
+    Kind,
+    Phase,
+    Settings,
+    View,
+    kind_rank,
+)
 
 from .base import legal_actions_of
 
@@ -333,7 +342,7 @@ class GreedyBot:
         """Return the best-scoring legal action of ``view``'s seat."""
         legal = [action for _, action in legal_actions_of(view)]
         table = _read(view)
-        if view.phase == "block_window":
+        if view.phase == Phase.BLOCK_WINDOW:
             block = next((a for a in legal if a.type == ActionType.BLOCK), None)
             if block is not None and _should_block(table):
                 return block

@@ -32,6 +32,7 @@ from sequence_stacks.engine import (
     Action,
     ActionType,
     Kind,
+    Phase,
     Settings,
     State,
     View,
@@ -494,7 +495,7 @@ class Planner:
 
 def _pass_window(state: State) -> None:
     """Plan as if nobody blocks: every asked opponent passes (R29)."""
-    while state.phase == 1:
+    while state.phase == Phase.BLOCK_WINDOW:
         seat = state.current_player()
         assert seat is not None
         apply_in_place(state, seat, Action(ActionType.PASS), checked=False)
@@ -531,7 +532,7 @@ class HeuristicBot:
     def choose(self, view: View) -> Action:
         """Return the first action of the best-scoring plan for this turn."""
         legal = legal_actions_of(view)
-        if view.phase == "block_window":
+        if view.phase == Phase.BLOCK_WINDOW:
             block = next((a for _, a in legal if a.type == ActionType.BLOCK), None)
             if block is not None and should_block(view):
                 return block

@@ -61,6 +61,7 @@ from sequence_stacks.engine import (
     Action,
     ActionType,
     Kind,
+    Phase,
     Settings,
     State,
     View,
@@ -240,14 +241,13 @@ def _signature(state: State, seat: int) -> tuple[object, ...]:
 
 
 def _view_signature(view: View) -> tuple[object, ...]:
-    phase = {"playing": 0, "block_window": 1}.get(view.phase, 2)
     return (
         tuple(sorted(CARD_KIND[card] for card in view.hand or ())),
         tuple(len(pile) for pile in view.piles),
         tuple(len(pile) for pile in view.discards),
         tuple(tuple(chips) for chips in view.chips),
         view.turn_count,
-        phase,
+        view.phase,
     )
 
 
@@ -286,7 +286,7 @@ def _enumerate_plans(
 
     def walk(node: State, path: tuple[int, ...], played: int) -> None:
         nonlocal nodes
-        if node.is_over or node.current != seat or node.phase != 0:
+        if node.is_over or node.current != seat or node.phase != Phase.PLAYING:
             plans.append(_Plan(evaluator.evaluate(node, None, played), path, False))
             return
         key = plan_key(node, seat, played)
@@ -310,7 +310,8 @@ def _enumerate_plans(
                 now = played + (action.type == ActionType.PLAY)
                 kept = action.from_discard or action.type == ActionType.STEAL_CARD
                 drew = len(child.hands[seat]) > before - (0 if kept else 1)
-                if drew and child.current == seat and child.phase == 0 and not child.is_over:
+                playing = child.phase == Phase.PLAYING
+                if drew and child.current == seat and playing and not child.is_over:
                     plans.append(_Plan(evaluator.evaluate(child, None, now), step, True))
                 else:
                     walk(child, step, now)
@@ -322,7 +323,7 @@ def _enumerate_plans(
 
 def _pass_all(state: State) -> None:
     """Answer an open Block window with passes (the plans' own assumption)."""
-    while state.phase == 1:
+    while state.phase == Phase.BLOCK_WINDOW:
         asked = state.current_player()
         assert asked is not None
         apply_in_place(state, asked, Action(ActionType.PASS), checked=False)
@@ -330,7 +331,7 @@ def _pass_all(state: State) -> None:
 
 def _answer_window(state: State) -> None:
     """Every asked seat answers by the heuristic's rule from its own view of the deal."""
-    while state.phase == 1:
+    while state.phase == Phase.BLOCK_WINDOW:
         asked = state.current_player()
         assert asked is not None
         view = observe(state, asked)
@@ -435,7 +436,7 @@ class IsmctsBot:
         """Answer a Block window by the heuristic's rule; otherwise follow the current
         plan while the view is as expected, else search for a new one."""
         legal = legal_actions_of(view)
-        if view.phase == "block_window":
+        if view.phase == Phase.BLOCK_WINDOW:
             block = next((a for _, a in legal if a.type == ActionType.BLOCK), None)
             if block is not None and self.decide_block(view).chosen_block:
                 return block
@@ -649,7 +650,7 @@ class IsmctsBot:
         played = 0
         work = -evaluator.calls
         for action_id in plan.ids:
-            if state.is_over or state.current != seat or state.phase != 0:
+            if state.is_over or state.current != seat or state.phase != Phase.PLAYING:
                 break
             if state.turn_count != turn or action_id not in legal_action_ids(state, seat):
                 break
@@ -684,11 +685,11 @@ class IsmctsBot:
         planner: Planner | None = None
         planner_turn = -1
         opponent_played = 0
-        while not state.is_over and not (state.phase == 0 and state.current == seat):
+        while not state.is_over and not (state.phase == Phase.PLAYING and state.current == seat):
             steps += 1
             if steps > _PLAYOUT_CAP:
                 break
-            if state.phase == 1:
+            if state.phase == Phase.BLOCK_WINDOW:
                 _answer_window(state)
                 continue
             mover = state.current
@@ -757,7 +758,7 @@ def _finish_turn(state: State, seat: int, planner: Planner) -> int:
     played = 0
     planner.node_budget = _PLANNER_NODES
     while not state.is_over and state.current == seat and state.turn_count == turn:
-        if state.phase == 1:
+        if state.phase == Phase.BLOCK_WINDOW:
             _answer_window(state)
             continue
         planner.nodes = 0

@@ -14,6 +14,17 @@ from rich.table import Table
 
 from sequence_stacks.bots import make_bot
 from sequence_stacks.engine import COLOUR_NAMES, Event, State, event_for
+from sequence_stacks.engine.events import (
+    BlockAnswered,
+    CardPlayed,
+    CardStolen,
+    ChipStolen,
+    Discarded,
+    ReversePlayed,
+    SkipPlayed,
+    TurnEnded,
+    TurnStarted,
+)
 from sequence_stacks.i18n import event_line, render
 from sequence_stacks.sim import GameRow, Rate, Summary, iter_selfplay, play_game, summarize
 
@@ -22,17 +33,15 @@ from .common import CliError, make_console, print_json, settings_from_args, styl
 __all__ = ["run_selfplay", "run_watch"]
 
 # Events that show a decision being taken: `watch --delay` pauses after each.
-_PACED_EVENTS: Final = frozenset(
-    {
-        "CardPlayed",
-        "SkipPlayed",
-        "ReversePlayed",
-        "CardStolen",
-        "ChipStolen",
-        "BlockAnswered",
-        "Discarded",
-        "TurnEnded",
-    }
+_PACED_EVENTS: Final = (
+    CardPlayed,
+    SkipPlayed,
+    ReversePlayed,
+    CardStolen,
+    ChipStolen,
+    BlockAnswered,
+    Discarded,
+    TurnEnded,
 )
 
 
@@ -57,11 +66,11 @@ def run_watch(args: argparse.Namespace) -> int:
     def show(event: Event) -> None:
         shown = event if reveal else event_for(event, None)
         line = event_line(shown, lambda seat: render("seat.numbered", number=seat))
-        if type(event).__name__ == "TurnStarted":
+        if isinstance(event, TurnStarted):
             console.print()
         if line:
             console.print(styled(line))
-        if delay and type(event).__name__ in _PACED_EVENTS:
+        if delay and isinstance(event, _PACED_EVENTS):
             time.sleep(delay)
 
     state, record = play_game(settings, seed, bots, on_event=show, meta={"command": "watch"})

@@ -8,13 +8,24 @@ on with :func:`apply` (pure) or :func:`apply_in_place` (fast). Seats see
 
 from __future__ import annotations
 
-from .actions import Action, ActionSpace, ActionType, action_space, parse_action
+from .actions import (
+    BLOCK_ID,
+    DISCARD_BASE,
+    END_ID,
+    PASS_ID,
+    Action,
+    ActionSpace,
+    ActionType,
+    action_space,
+    parse_action,
+)
 from .cards import (
     BLUE,
     CARD_COLOUR,
     CARD_KIND,
     CARD_RANK,
     COLOUR_NAMES,
+    COLOURS,
     RED,
     Kind,
     card_from_text,
@@ -26,14 +37,16 @@ from .cards import (
     kind_text,
 )
 from .errors import (
+    ILLEGAL_PARAMS,
     EngineError,
     IllegalActionError,
+    IllegalCode,
     NotationError,
     PositionError,
     RecordError,
     SettingsError,
 )
-from .events import Event, describe_event, event_for, event_to_dict
+from .events import DrawReason, Event, describe_event, event_for, event_to_dict
 from .position import position_digest, position_from_dict, position_to_dict
 from .record import GameRecord, Replay
 from .resample import resample
@@ -49,27 +62,37 @@ from .rules import (
     new_game,
 )
 from .settings import OPTION_RULES, Settings
-from .state import Result, State
+from .state import EndReason, Phase, Result, State
 from .validation import validate_state
 from .view import View, observe
 
 __all__ = [
+    "BLOCK_ID",
     "BLUE",
     "CARD_COLOUR",
     "CARD_KIND",
     "CARD_RANK",
+    "COLOURS",
     "COLOUR_NAMES",
+    "DISCARD_BASE",
+    "END_ID",
+    "ILLEGAL_PARAMS",
     "OPTION_RULES",
+    "PASS_ID",
     "RED",
     "Action",
     "ActionSpace",
     "ActionType",
+    "DrawReason",
+    "EndReason",
     "EngineError",
     "Event",
     "GameRecord",
     "IllegalActionError",
+    "IllegalCode",
     "Kind",
     "NotationError",
+    "Phase",
     "PositionError",
     "RecordError",
     "Replay",

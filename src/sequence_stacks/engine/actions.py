@@ -25,16 +25,36 @@ import enum
 import functools
 from typing import Final
 
-from .cards import COLOUR_LETTERS, KIND_COUNT, Kind, kind_colour, kind_from_text, kind_text
-from .errors import NotationError, shown
+from .cards import (
+    COLOUR_LETTERS,
+    COLOURED_KINDS,
+    COLOURS,
+    KIND_COUNT,
+    Kind,
+    kind_colour,
+    kind_from_text,
+    kind_text,
+)
+from .errors import IllegalActionError, IllegalCode, NotationError, shown
 
 __all__ = [
+    "BLOCK_ID",
+    "DISCARD_BASE",
+    "END_ID",
+    "PASS_ID",
     "Action",
     "ActionSpace",
     "ActionType",
     "action_space",
     "parse_action",
 ]
+
+# The first ids of every action space (the same for every seat and table size).
+PASS_ID: Final = 0
+BLOCK_ID: Final = 1
+END_ID: Final = 2
+DISCARD_BASE: Final = 3  # discarding a card of kind k is DISCARD_BASE + k
+_COLOURED: Final = len(COLOURED_KINDS)
 
 
 class ActionType(enum.IntEnum):
@@ -53,7 +73,12 @@ class ActionType(enum.IntEnum):
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Action:
-    """One decision of one seat.
+    """One decision of one seat; always well formed (its fields fit its type).
+
+    Building one whose fields do not fit (a Play without a coloured card, a Discard
+    from the discard pile, a field its type does not use ...) raises
+    IllegalActionError (R37, ``malformed_action``). Whether it is legal in a game
+    (its pile and victim exist, the card is held ...) is :func:`~.rules.check`'s.
 
     Attributes:
         type: what the action does.
@@ -70,6 +95,18 @@ class Action:
     pile: int | None = None
     victim: int | None = None
     colour: int | None = None
+
+    def __post_init__(self) -> None:
+        kind: object = self.kind  # built by callers that may not be type-checked
+        if type(kind) is int and 0 <= kind < KIND_COUNT:  # a kind's index: the kind itself
+            object.__setattr__(self, "kind", Kind(kind))
+        problem = _shape_problem(self)
+        if problem is not None:
+            raise IllegalActionError(
+                "R37",
+                f"not a well-formed action: {problem}",
+                code=IllegalCode.MALFORMED_ACTION,
+            )
 
     def __str__(self) -> str:
         return self.notation()
@@ -88,14 +125,90 @@ class Action:
         if kind_type == ActionType.STEAL_CARD:
             return f"{text}>p{self.victim}"
         if kind_type == ActionType.STEAL_CHIP:
-            letter = COLOUR_LETTERS[self.colour] if self.colour in (0, 1) else f"?{self.colour}"
-            return f"{text}>p{self.victim}:{letter}"
+            assert self.colour is not None
+            return f"{text}>p{self.victim}:{COLOUR_LETTERS[self.colour]}"
         return text
 
-    @classmethod
-    def parse(cls, text: str) -> Action:
-        """Parse an action's notation; see :func:`parse_action`."""
-        return parse_action(text)
+
+_CARD_KIND_OF_TYPE: Final = {
+    ActionType.SKIP: Kind.SKIP,
+    ActionType.REVERSE: Kind.REV,
+    ActionType.STEAL_CARD: Kind.SCARD,
+    ActionType.STEAL_CHIP: Kind.SCHIP,
+}
+_NO_CARD: Final = frozenset({ActionType.PASS, ActionType.BLOCK, ActionType.END})
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _shape_problem(action: Action) -> str | None:
+    """What makes ``action``'s fields not fit its type, or None when they fit (R37)."""
+    problem = _field_problem(action)
+    if problem is not None:
+        return problem
+    action_type = action.type
+    kind = action.kind
+    if action_type in _NO_CARD:
+        used = (kind, action.pile, action.victim, action.colour)
+        if action.from_discard or any(v is not None for v in used):
+            return f"{action_type.name.lower()} names no card, pile, seat or colour"
+        return None
+    if kind is None:
+        return f"{action_type.name.lower()} names a card kind"
+    if action_type in (ActionType.DISCARD, ActionType.PLAY):
+        return _card_move_problem(action)
+    return _action_card_problem(action)
+
+
+def _field_problem(action: Action) -> str | None:
+    """Fields of the wrong type (hand-built actions from untyped callers)."""
+    fields: tuple[object, ...] = (action.type, action.kind, action.from_discard)
+    action_type, kind, from_discard = fields
+    if not isinstance(action_type, ActionType):
+        return "its type is not an ActionType"
+    if kind is not None and type(kind) is not Kind:
+        return f"kind must be a card kind 0-{KIND_COUNT - 1}"
+    if not isinstance(from_discard, bool):
+        return "from_discard must be True or False"
+    if not all(v is None or _is_int(v) for v in (action.pile, action.victim, action.colour)):
+        return "pile, victim and colour are whole numbers or None"
+    return None
+
+
+def _action_card_problem(action: Action) -> str | None:
+    """The shape of a Skip, a Reverse and the steals (R23-R28)."""
+    action_type = action.type
+    card_kind = _CARD_KIND_OF_TYPE[action_type]
+    if action.kind != card_kind:
+        return f"{action_type.name.lower()} plays a {kind_text(card_kind)}"
+    if action.pile is not None:
+        return "only a play names a pile"
+    steals = action_type in (ActionType.STEAL_CARD, ActionType.STEAL_CHIP)
+    if (action.victim is not None) != steals:
+        return "a steal, and only a steal, names a victim seat"
+    if (action.colour is not None) != (action_type == ActionType.STEAL_CHIP):
+        return "a Steal-a-Chip, and only it, names a chip colour"
+    if action.colour is not None and action.colour not in COLOURS:
+        return "a chip colour is 0 (blue) or 1 (red)"
+    return None
+
+
+def _card_move_problem(action: Action) -> str | None:
+    """The shape of a discard (R19) and of a play on a pile (R15, R16)."""
+    assert action.kind is not None
+    if action.victim is not None or action.colour is not None:
+        return "only a steal names a victim seat or a chip colour"
+    if action.type == ActionType.DISCARD:
+        if action.from_discard or action.pile is not None:
+            return "a discard goes from the hand to the discard pile"
+        return None
+    if kind_colour(action.kind) < 0:
+        return "only number and wild cards are played on a pile"
+    if action.pile is not None and action.pile < 0:
+        return "a pile index counts from 0"
+    return None
 
 
 _PLAIN_WORDS: Final = {ActionType.PASS: "pass", ActionType.BLOCK: "block", ActionType.END: "end"}
@@ -131,7 +244,7 @@ def _parse_card_action(text: str) -> Action:
     kind = kind_from_text(kind_part)
     if kind == Kind.BLOCK:
         raise ValueError("a Block is only played by answering 'block' in a Block window")
-    if kind < 12:
+    if kind_colour(kind) >= 0:
         return Action(ActionType.PLAY, kind, from_discard, pile=_parse_pile(target))
     action_type = _KIND_TYPES[kind]
     if action_type in (ActionType.SKIP, ActionType.REVERSE):
@@ -195,8 +308,9 @@ class ActionSpace:
         self.player_count = player_count
         self.piles_per_colour = piles_per_colour
         self.targets_per_kind = piles_per_colour + 1
-        self.play_base = 3 + KIND_COUNT
-        self.skip_base = self.play_base + 2 * 12 * self.targets_per_kind
+        self.discard_base = DISCARD_BASE
+        self.play_base = DISCARD_BASE + KIND_COUNT
+        self.skip_base = self.play_base + 2 * _COLOURED * self.targets_per_kind
         self.reverse_base = self.skip_base + 2
         self.steal_card_base = self.reverse_base + 2
         self.steal_chip_base = self.steal_card_base + 2 * (player_count - 1)
@@ -207,12 +321,15 @@ class ActionSpace:
         self.shape_cache: dict[tuple[int, ...], tuple[KindIds, KindIds]] = {}
 
     def _table(self, seat: int) -> tuple[Action, ...]:
+        # PASS_ID, BLOCK_ID, END_ID, then DISCARD_BASE + kind.
         table: list[Action] = [_WORD_ACTIONS["pass"], _WORD_ACTIONS["block"], _WORD_ACTIONS["end"]]
         table += [Action(ActionType.DISCARD, Kind(k)) for k in range(KIND_COUNT)]
         piles: tuple[int | None, ...] = (*range(self.piles_per_colour), None)
         for source in (False, True):
             table += [
-                Action(ActionType.PLAY, Kind(k), source, pile=p) for k in range(12) for p in piles
+                Action(ActionType.PLAY, Kind(k), source, pile=p)
+                for k in COLOURED_KINDS
+                for p in piles
             ]
         for action_type, kind in ((ActionType.SKIP, Kind.SKIP), (ActionType.REVERSE, Kind.REV)):
             table += [Action(action_type, kind, source) for source in (False, True)]
@@ -237,10 +354,6 @@ class ActionSpace:
         """Return the whole table of structured actions for one seat, indexed by id."""
         return self._by_seat[seat]
 
-    def has(self, action: Action, seat: int) -> bool:
-        """Return True if ``action`` is one of this seat's actions (no stray fields)."""
-        return action in self._ids[seat]
-
     def id_of(self, action: Action, seat: int) -> int:
         """Return the id of a structured action for this seat; raise if it has none."""
         action_id = self._ids[seat].get(action)
@@ -251,7 +364,9 @@ class ActionSpace:
     def play_id(self, from_discard: bool, kind: int, target: int) -> int:
         """Return the id of playing a coloured kind on pile ``target`` (P means new)."""
         return (
-            self.play_base + ((12 if from_discard else 0) + kind) * self.targets_per_kind + target
+            self.play_base
+            + ((_COLOURED if from_discard else 0) + kind) * self.targets_per_kind
+            + target
         )
 
 
@@ -259,9 +374,3 @@ class ActionSpace:
 def action_space(player_count: int, piles_per_colour: int) -> ActionSpace:
     """Return the shared action space for a player count and piles per colour."""
     return ActionSpace(player_count, piles_per_colour)
-
-
-def colour_of(action: Action) -> int:
-    """Return the colour a PLAY action's card belongs to."""
-    assert action.kind is not None
-    return kind_colour(action.kind)

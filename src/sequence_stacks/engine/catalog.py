@@ -24,15 +24,14 @@ from .cards import (
     kind_rank,
     kind_text,
 )
-from .events import Event
+from .events import DrawReason, Event
 from .settings import OPTION_RULES
-from .state import END_REASONS, PHASE_NAMES
+from .state import EndReason, Phase
 
-__all__ = ["CATALOG_VERSION", "RULE_IDS", "action_fields", "catalog"]
+__all__ = ["CATALOG_VERSION", "RULE_IDS", "action_fields", "catalog", "seat_action_fields"]
 
 CATALOG_VERSION: Final = 1
 RULE_IDS: Final = tuple(f"R{number}" for number in range(1, 42))  # RULES.md R1-R41
-DRAW_REASONS: Final = ("deal", "refill", "empty-hand")  # CardsDrawn.reason (R13, R18)
 _ACTION_KEYS: Final = {
     Kind.SKIP: "skip",
     Kind.REV: "reverse",
@@ -71,9 +70,9 @@ def catalog() -> dict[str, Any]:
         "kinds": [_kind(kind) for kind in Kind],
         "cards": [int(CARD_KIND[card]) for card in range(CARD_COUNT)],
         "action_types": [kind.name.lower() for kind in ActionType],
-        "phases": list(PHASE_NAMES),
-        "end_reasons": list(END_REASONS),
-        "draw_reasons": list(DRAW_REASONS),
+        "phases": [phase.key for phase in Phase],
+        "end_reasons": [reason.value for reason in EndReason],
+        "draw_reasons": [reason.value for reason in DrawReason],
         "events": _event_fields(),
         "rules": list(RULE_IDS),
         "option_rules": dict(OPTION_RULES),

@@ -7,9 +7,11 @@ window) are redacted by :func:`event_for` for every seat that may not see it (R3
 from __future__ import annotations
 
 import dataclasses
+import enum
 from typing import Any, Final
 
 from .cards import COLOUR_NAMES, card_text
+from .state import EndReason
 
 __all__ = [
     "BlockAnswered",
@@ -20,6 +22,7 @@ __all__ = [
     "ChipStolen",
     "ChipTaken",
     "Discarded",
+    "DrawReason",
     "Event",
     "GameEnded",
     "PileBlocked",
@@ -34,6 +37,15 @@ __all__ = [
     "event_for",
     "event_to_dict",
 ]
+
+
+class DrawReason(enum.StrEnum):
+    """Why a seat drew: the deal (R6), the refill at a turn's start (R13), or an
+    emptied hand (R18)."""
+
+    DEAL = "deal"
+    REFILL = "refill"
+    EMPTY_HAND = "empty-hand"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -66,7 +78,7 @@ class CardsDrawn:
     seat: int
     count: int
     cards: tuple[int, ...]
-    reason: str  # "deal", "refill" (R13) or "empty-hand" (R18)
+    reason: DrawReason
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -189,9 +201,9 @@ class TurnEnded:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class GameEnded:
-    """The game ended: ``reason`` is "win", "stalemate", "max_turns" or "max_turn_actions"."""
+    """The game ended (R31, R33, N17); ``returns`` as in :class:`~.state.Result`."""
 
-    reason: str
+    reason: EndReason
     winner: int | None
     returns: tuple[float, ...]
 
@@ -231,11 +243,19 @@ def event_to_dict(event: Event) -> dict[str, Any]:
     data: dict[str, Any] = {"type": type(event).__name__}
     for field in dataclasses.fields(event):
         value = getattr(event, field.name)
-        data[field.name] = list(value) if isinstance(value, tuple) else value
+        if isinstance(value, tuple):
+            value = list(value)
+        elif isinstance(value, enum.Enum):
+            value = value.value
+        data[field.name] = value
     return data
 
 
-_REASONS: Final = {"deal": "was dealt", "refill": "drew", "empty-hand": "emptied the hand and drew"}
+_REASONS: Final = {
+    DrawReason.DEAL: "was dealt",
+    DrawReason.REFILL: "drew",
+    DrawReason.EMPTY_HAND: "emptied the hand and drew",
+}
 
 
 def _player(seat: int) -> str:

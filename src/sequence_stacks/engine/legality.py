@@ -2,9 +2,28 @@
 
 from __future__ import annotations
 
-from .actions import Action, ActionSpace, ActionType, KindIds, action_space
-from .cards import CARD_KIND, COLOUR_NAMES, Kind, kind_colour, kind_rank, kind_text
-from .errors import IllegalActionError, shown
+from .actions import (
+    BLOCK_ID,
+    END_ID,
+    PASS_ID,
+    Action,
+    ActionSpace,
+    ActionType,
+    KindIds,
+    action_space,
+)
+from .cards import (
+    CARD_KIND,
+    COLOUR_NAMES,
+    COLOURED_KINDS,
+    COLOURS,
+    KIND_COUNT,
+    Kind,
+    kind_colour,
+    kind_rank,
+    kind_text,
+)
+from .errors import IllegalActionError, IllegalCode, shown
 from .settings import Settings
 from .state import BLOCK_WINDOW, PLAYING, State
 
@@ -17,27 +36,31 @@ __all__ = [
     "opponents_in_turn_order",
 ]
 
-_CARD_KIND_OF_TYPE = {
-    ActionType.SKIP: Kind.SKIP,
-    ActionType.REVERSE: Kind.REV,
-    ActionType.STEAL_CARD: Kind.SCARD,
-    ActionType.STEAL_CHIP: Kind.SCHIP,
-}
-
 
 def check_play_phase(state: State, seat: int, action: Action) -> None:
     """Raise IllegalActionError if the turn owner ``seat`` may not take ``action``."""
-    _check_shape(state, action)
     kind_type = action.type
     if kind_type == ActionType.END:
         if state.hands[seat]:
-            raise IllegalActionError("R19", "you still hold cards: end the turn by discarding one")
+            raise IllegalActionError(
+                "R19",
+                "you still hold cards: end the turn by discarding one",
+                code=IllegalCode.HAND_NOT_EMPTY,
+            )
         return
-    assert action.kind is not None
+    kind = action.kind
+    assert kind is not None  # every other type names a card (Action is well formed)
     if kind_type == ActionType.DISCARD:
-        if not hand_has(state, seat, action.kind):
-            raise IllegalActionError("R19", f"you hold no {kind_text(action.kind)} to discard")
+        if not hand_has(state, seat, kind):
+            raise IllegalActionError(
+                "R19",
+                f"you hold no {kind_text(kind)} to discard",
+                code=IllegalCode.NOTHING_TO_DISCARD,
+                params={"kind": int(kind)},
+            )
         return
+    if kind_type == ActionType.PLAY:
+        _check_pile_number(state, kind, action.pile)
     _check_source(state, seat, action)
     if kind_type == ActionType.PLAY:
         _check_target(state, action)
@@ -48,72 +71,46 @@ def check_play_phase(state: State, seat: int, action: Action) -> None:
 
 
 def check_fields(action: object) -> None:
-    """Refuse anything that is not an Action with fields of the right types (R37)."""
+    """Refuse anything that is not an Action (R37); an Action is always well formed."""
     if not isinstance(action, Action):
-        raise IllegalActionError("R37", f"{shown(action)} is not an action")
-    # Typed as object: hand-built actions from untyped callers may hold anything.
-    action_type: object = action.type
-    from_discard: object = action.from_discard
-    numbers: tuple[object, ...] = (action.pile, action.victim, action.colour)
-    fields_ok = (
-        isinstance(action_type, ActionType)
-        and (action.kind is None or _is_int_in(action.kind, 17))
-        and isinstance(from_discard, bool)
-        and all(v is None or _is_int(v) for v in numbers)
-    )
-    if not fields_ok:
-        raise IllegalActionError("R37", f"{shown(action)} is not a well-formed action")
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_int_in(value: object, bound: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < bound
-
-
-def _check_shape(state: State, action: Action) -> None:
-    """Refuse hand-built actions whose fields do not fit their type (R37)."""
-    kind_type = action.type
-    kind = action.kind
-    if kind_type == ActionType.PLAY and kind is not None and kind < 12:
-        _check_pile_number(state, kind, action.pile)
-        return
-    if kind_type == ActionType.END:
-        bad = kind is not None
-    elif kind_type == ActionType.DISCARD:
-        bad = kind is None or action.from_discard
-    elif kind_type == ActionType.PLAY:
-        bad = True  # no kind, or an action card: those are not played on a pile
-    else:
-        bad = kind != _CARD_KIND_OF_TYPE[kind_type]
-    if bad:
-        raise IllegalActionError("R37", f"{action!r} is not a well-formed action in this game")
+        raise IllegalActionError(
+            "R37", f"{shown(action)} is not an action", code=IllegalCode.NOT_AN_ACTION
+        )
 
 
 def _check_pile_number(state: State, kind: int, pile: int | None) -> None:
     """R9: a pile number names one of the ``piles_per_colour`` piles of the card's colour."""
     per_colour = state.settings.piles_per_colour
     if pile is not None and not 0 <= pile < per_colour:
-        colour = COLOUR_NAMES[kind_colour(kind)]
-        piles = f"{per_colour} {colour} pile" + ("" if per_colour == 1 else "s")
+        colour = kind_colour(kind)
+        name = COLOUR_NAMES[colour]
+        piles = f"{per_colour} {name} pile" + ("" if per_colour == 1 else "s")
         raise IllegalActionError(
             "R37",
-            f"there is no {colour} pile {shown(pile + 1)}: this game has {piles} "
+            f"there is no {name} pile {shown(pile + 1)}: this game has {piles} "
             f"(piles_per_colour={per_colour}, R9), numbered from 1",
+            code=IllegalCode.NO_SUCH_PILE,
+            params={"pile": (colour, pile), "colour": colour, "count": per_colour},
         )
 
 
 def _check_source(state: State, seat: int, action: Action) -> None:
-    assert action.kind is not None
-    name = kind_text(action.kind)
+    kind = action.kind
+    assert kind is not None
+    name = kind_text(kind)
     if action.from_discard:
         pile = state.discards[seat]
-        if not pile or CARD_KIND[pile[-1]] != action.kind:
-            raise IllegalActionError("R14", f"the top of your discard pile is not a {name}")
-    elif not hand_has(state, seat, action.kind):
-        raise IllegalActionError("R14", f"you hold no {name}")
+        if not pile or CARD_KIND[pile[-1]] != kind:
+            raise IllegalActionError(
+                "R14",
+                f"the top of your discard pile is not a {name}",
+                code=IllegalCode.NOT_ON_DISCARD_TOP,
+                params={"kind": int(kind)},
+            )
+    elif not hand_has(state, seat, kind):
+        raise IllegalActionError(
+            "R14", f"you hold no {name}", code=IllegalCode.NO_SUCH_CARD, params={"kind": int(kind)}
+        )
 
 
 def _check_target(state: State, action: Action) -> None:
@@ -125,42 +122,76 @@ def _check_target(state: State, action: Action) -> None:
     colour_name = COLOUR_NAMES[colour]
     if action.pile is None:
         if rank not in (0, 1):
-            raise IllegalActionError("R15", "a new sequence pile starts with a 1 or a wild")
+            raise IllegalActionError(
+                "R15",
+                "a new sequence pile starts with a 1 or a wild",
+                code=IllegalCode.NEW_PILE_NEEDS_ONE,
+            )
         if all(piles):
             raise IllegalActionError(
-                "R9", f"there are already {per_colour} {colour_name} piles; finish one first"
+                "R9",
+                f"there are already {per_colour} {colour_name} piles; finish one first",
+                code=IllegalCode.NO_FREE_PILE,
+                params={"colour": colour, "count": per_colour},
             )
         return
     pile = piles[action.pile]
     where = f"{colour_name} pile {action.pile + 1}"
     if not pile:
-        raise IllegalActionError("R15", f"{where} is empty: start a new pile with a 1 or a wild")
+        raise IllegalActionError(
+            "R15",
+            f"{where} is empty: start a new pile with a 1 or a wild",
+            code=IllegalCode.PILE_EMPTY,
+            params={"pile": (colour, action.pile)},
+        )
     if rank not in (0, len(pile) + 1):
         needed = len(pile) + 1
-        raise IllegalActionError("R15", f"{where} needs a {needed} (or a {colour_name} wild)")
+        raise IllegalActionError(
+            "R15",
+            f"{where} needs a {needed} (or a {colour_name} wild)",
+            code=IllegalCode.PILE_NEEDS,
+            params={"pile": (colour, action.pile), "rank": needed, "colour": colour},
+        )
 
 
 def _check_victim(state: State, seat: int, victim: int | None, rule_id: str) -> int:
-    if victim is None or not 0 <= victim < state.player_count or victim == seat:
-        raise IllegalActionError(rule_id, f"seat {victim} is not one of your opponents")
+    assert victim is not None  # a steal names its victim (Action is well formed)
+    if not 0 <= victim < state.player_count or victim == seat:
+        raise IllegalActionError(
+            rule_id,
+            f"seat {victim} is not one of your opponents",
+            code=IllegalCode.NOT_AN_OPPONENT,
+            params={"seat": victim},
+        )
     return victim
 
 
 def _check_steal_card(state: State, seat: int, action: Action) -> None:
     victim = _check_victim(state, seat, action.victim, "R25")
     if not state.discards[victim]:
-        raise IllegalActionError("R30", f"seat {victim}'s discard pile is empty: nothing to steal")
+        raise IllegalActionError(
+            "R30",
+            f"seat {victim}'s discard pile is empty: nothing to steal",
+            code=IllegalCode.DISCARD_EMPTY,
+            params={"victim": victim},
+        )
 
 
 def _check_steal_chip(state: State, seat: int, action: Action) -> None:
     victim = _check_victim(state, seat, action.victim, "R28")
     colour = action.colour
-    if colour not in (0, 1):
-        raise IllegalActionError("R28", "name the colour of the chip to steal")
+    assert colour is not None  # a Steal-a-Chip names a colour (Action is well formed)
     if state.chips[victim][colour] < 1:
-        raise IllegalActionError("R30", f"seat {victim} has no {COLOUR_NAMES[colour]} chip")
+        raise IllegalActionError(
+            "R30",
+            f"seat {victim} has no {COLOUR_NAMES[colour]} chip",
+            code=IllegalCode.NO_CHIP,
+            params={"victim": victim, "colour": colour},
+        )
     if not state.settings.steal_chip_can_win and _would_win(state, seat, colour):
-        raise IllegalActionError("R28", "Steal-a-Chip cannot be used to win")
+        raise IllegalActionError(
+            "R28", "Steal-a-Chip cannot be used to win", code=IllegalCode.STEAL_CANNOT_WIN
+        )
 
 
 def _would_win(state: State, seat: int, colour: int) -> bool:
@@ -188,11 +219,11 @@ def opponents_in_turn_order(state: State, seat: int) -> list[int]:
 
 def legal_ids_for(state: State, seat: int) -> list[int]:
     """Return the sorted ids of every legal action of ``seat`` now (R38)."""
-    if state.phase == BLOCK_WINDOW:
+    if state.phase is BLOCK_WINDOW:
         if seat not in state.window_pending:
             return []
-        return [0, 1] if hand_has(state, seat, Kind.BLOCK) else [0]
-    if state.phase != PLAYING or seat != state.current:
+        return [PASS_ID, BLOCK_ID] if hand_has(state, seat, Kind.BLOCK) else [PASS_ID]
+    if state.phase is not PLAYING or seat != state.current:
         return []
     space = action_space(state.player_count, state.settings.piles_per_colour)
     shape = tuple(map(len, state.piles))
@@ -208,7 +239,7 @@ def legal_ids_for(state: State, seat: int) -> list[int]:
     if _SCHIP in kinds:
         ids.extend(_steal_chip_ids(state, seat, space.steal_chip_base, 0))
     if not hand:
-        ids.append(2)
+        ids.append(END_ID)
     discard = state.discards[seat]
     if discard:
         kind = CARD_KIND[discard[-1]]
@@ -235,11 +266,11 @@ def _ids_by_kind(space: ActionSpace, shape: tuple[int, ...]) -> tuple[KindIds, K
     targets = _targets_by_kind(shape, space.piles_per_colour)
     by_hand: KindIds = []
     by_top: KindIds = []
-    for kind in range(17):
+    for kind in range(KIND_COUNT):
         for from_discard, table in ((False, by_hand), (True, by_top)):
             offset = 1 if from_discard else 0
-            ids = [] if from_discard else [3 + kind]
-            if kind < 12:
+            ids = [] if from_discard else [space.discard_base + kind]
+            if kind < len(COLOURED_KINDS):
                 ids.extend(space.play_id(from_discard, kind, t) for t in targets[kind])
             elif kind == Kind.SKIP:
                 ids.append(space.skip_base + offset)
@@ -253,7 +284,7 @@ def _ids_by_kind(space: ActionSpace, shape: tuple[int, ...]) -> tuple[KindIds, K
 def _targets_by_kind(shape: tuple[int, ...], per_colour: int) -> list[list[int]]:
     """For each coloured kind, the pile targets (index, or P for new) it may go on."""
     result: list[list[int]] = []
-    for colour in (0, 1):
+    for colour in COLOURS:
         lengths = shape[colour * per_colour : (colour + 1) * per_colour]
         by_rank: list[list[int]] = [[] for _ in range(6)]
         wild: list[int] = []
@@ -283,7 +314,7 @@ def _steal_chip_ids(state: State, seat: int, base: int, offset: int) -> list[int
     return [
         base + block + (step - 1) * 2 + colour
         for step in range(1, count)
-        for colour in (0, 1)
+        for colour in COLOURS
         if state.chips[(seat + step) % count][colour]
         and (can_win or not _would_win(state, seat, colour))
     ]

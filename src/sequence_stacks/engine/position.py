@@ -31,9 +31,9 @@ from .state import (
     AWAITING,
     BLOCK_WINDOW,
     BLOCKED,
-    END_REASONS,
     PASSED,
-    PHASE_NAMES,
+    EndReason,
+    Phase,
     Result,
     State,
 )
@@ -87,16 +87,14 @@ def position_to_dict(state: State) -> dict[str, Any]:
         "direction": state.direction,
         "current": state.current,
         "pending_skips": state.pending_skips,
-        "phase": PHASE_NAMES[state.phase],
+        "phase": state.phase.key,
         "window": window,
         "turn_count": state.turn_count,
         "turn_actions": state.turn_actions,
         "stall_mask": state.stall_mask,
         "card_epoch": {card_text(c): e for c, e in enumerate(state.card_epoch) if e},
         "known": [_cards(cards) for cards in state.known],
-        "result": None
-        if result is None
-        else {"reason": result.reason, "winner": result.winner, "returns": list(result.returns)},
+        "result": None if result is None else result.to_dict(),
     }
 
 
@@ -242,10 +240,12 @@ def _load_turn(state: State, data: Mapping[str, Any]) -> None:
     state.turn_count = expect_int(data.get("turn_count", 1), "turn_count", 0)
     state.turn_actions = expect_int(data.get("turn_actions", 0), "turn_actions", 0)
     state.stall_mask = expect_int(data.get("stall_mask", 0), "stall_mask", 0, (1 << count) - 1)
-    phase = expect_str(data.get("phase", "playing"), "phase", "the name of a phase")
-    if phase not in PHASE_NAMES:
-        raise FieldError(f"phase must be one of {', '.join(PHASE_NAMES)}, not {shown(phase)}")
-    state.phase = PHASE_NAMES.index(phase)
+    phase = expect_str(data.get("phase", Phase.PLAYING.key), "phase", "the name of a phase")
+    try:
+        state.phase = Phase.from_key(phase)
+    except ValueError:
+        names = ", ".join(member.key for member in Phase)
+        raise FieldError(f"phase must be one of {names}, not {shown(phase)}") from None
     window = data.get("window")
     if state.phase == BLOCK_WINDOW:
         _load_window(state, window)
@@ -316,12 +316,12 @@ def result_from_data(value: Any, where: str = "result") -> Result:
     :func:`validate_state`); raise FieldError naming the field that is wrong."""
     data = expect_object(value, where, known=_RESULT_KEYS, required=_RESULT_KEYS)
     reason = data["reason"]
-    if reason not in END_REASONS:
-        reasons = ", ".join(END_REASONS)
+    if reason not in tuple(EndReason):
+        reasons = ", ".join(EndReason)
         raise FieldError(f"{where}.reason must be one of {reasons}, not {shown(reason)}")
     winner = data["winner"]
     if winner is not None:
         winner = expect_int(winner, f"{where}.winner", 0, wanted="a seat, or null if nobody won")
     returns = expect_list(data["returns"], f"{where}.returns", most=6, items="numbers per seat")
     numbers = tuple(expect_number(r, f"{where}.returns[{i}]") for i, r in enumerate(returns))
-    return Result(reason, winner, numbers)
+    return Result(EndReason(reason), winner, numbers)

@@ -61,13 +61,7 @@ class GameRecord:
             "settings": self.settings.to_dict(),
             "seed": self.seed,
             "actions": [f"{seat} {action.notation()}" for seat, action in self.actions],
-            "result": None
-            if result is None
-            else {
-                "reason": result.reason,
-                "winner": result.winner,
-                "returns": list(result.returns),
-            },
+            "result": None if result is None else result.to_dict(),
             "digest": self.digest,
             "meta": dict(self.meta),
         }

@@ -7,7 +7,7 @@ import random
 from .cards import CARD_COUNT, deck_for
 from .errors import EngineError
 from .settings import Settings
-from .state import AWAITING, BLOCK_WINDOW, PASSED, PHASE_NAMES, State
+from .state import AWAITING, BLOCK_WINDOW, PASSED, State
 from .view import View
 
 __all__ = ["resample"]
@@ -77,7 +77,7 @@ def _state_from_view(view: View) -> State:
     state.direction = view.direction
     state.current = view.current
     state.pending_skips = view.pending_skips
-    state.phase = PHASE_NAMES.index(view.phase)
+    state.phase = view.phase
     state.turn_count = view.turn_count
     state.turn_actions = view.turn_actions
     state.stall_mask = view.stall_mask

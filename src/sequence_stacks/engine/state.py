@@ -8,19 +8,57 @@ A :class:`State` is mutable inside the engine for speed; callers get a new one f
 from __future__ import annotations
 
 import dataclasses
-from typing import Final
+import enum
+from typing import Any, Final
 
 from .cards import CARD_COUNT
 from .rng import Seed
 from .settings import Settings
 
-__all__ = ["BLOCK_WINDOW", "OVER", "PLAYING", "Result", "State"]
+__all__ = ["EndReason", "Phase", "Result", "State"]
 
-PLAYING: Final = 0
-BLOCK_WINDOW: Final = 1
-OVER: Final = 2
-PHASE_NAMES: Final = ("playing", "block_window", "over")
-END_REASONS: Final = ("win", "stalemate", "max_turns", "max_turn_actions")  # R31, R33, N17
+
+class Phase(enum.IntEnum):
+    """What a game is waiting for: a turn's play, Block answers (R29), or nothing."""
+
+    PLAYING = 0
+    BLOCK_WINDOW = 1
+    OVER = 2
+
+    @property
+    def key(self) -> str:
+        """The phase's name on the wire and in files: ``playing``, ``block_window``,
+        ``over`` (``View.to_dict``, positions, the catalog)."""
+        return _PHASE_KEYS[self]
+
+    @classmethod
+    def from_key(cls, key: str) -> Phase:
+        """The phase named ``key``; raise ValueError for a name no phase has."""
+        for phase, name in _PHASE_KEYS.items():
+            if name == key:
+                return phase
+        raise ValueError(f"no phase is called {key!r}")
+
+
+_PHASE_KEYS: Final = {phase: phase.name.lower() for phase in Phase}
+
+# The members again, as module names for the engine's hottest loops: a module global is
+# read ten times faster than an enum class attribute, and ``state.phase is PLAYING`` (a
+# State's phase is always a Phase member) is faster than comparing IntEnum values.
+PLAYING: Final = Phase.PLAYING
+BLOCK_WINDOW: Final = Phase.BLOCK_WINDOW
+OVER: Final = Phase.OVER
+
+
+class EndReason(enum.StrEnum):
+    """Why a game ended: a win (R31), a stalemate or the turn limit (R33), or a turn
+    that ran too long (N17)."""
+
+    WIN = "win"
+    STALEMATE = "stalemate"
+    MAX_TURNS = "max_turns"
+    MAX_TURN_ACTIONS = "max_turn_actions"
+
 
 # Answers in a Block window (R29).
 AWAITING: Final = -1
@@ -33,23 +71,32 @@ class Result:
     """How a game ended (R31, R33).
 
     Attributes:
-        reason: "win", "stalemate", "max_turns" (R33) or "max_turn_actions" (N17).
+        reason: why it ended (given as text, it is read as an :class:`EndReason`).
         winner: the winning seat, or None.
         returns: per seat, +1 for the winner and -1/(N-1) for the others; 0 for all
             when nobody wins. The returns always sum to 0.
     """
 
-    reason: str
+    reason: EndReason
     winner: int | None
     returns: tuple[float, ...]
 
+    def __post_init__(self) -> None:
+        if type(self.reason) is not EndReason:  # raises ValueError for an unknown reason
+            object.__setattr__(self, "reason", EndReason(self.reason))
+
     @classmethod
-    def of(cls, reason: str, winner: int | None, player_count: int) -> Result:
+    def of(cls, reason: EndReason, winner: int | None, player_count: int) -> Result:
         """Build the result with the standard returns vector."""
         if winner is None:
             return cls(reason, None, (0.0,) * player_count)
         loss = -1.0 / (player_count - 1)
         return cls(reason, winner, tuple(1.0 if s == winner else loss for s in range(player_count)))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as JSON-ready data: ``{"reason", "winner", "returns"}`` (records,
+        positions, views and the server's frames all write it so)."""
+        return {"reason": self.reason.value, "winner": self.winner, "returns": list(self.returns)}
 
 
 class State:
@@ -106,7 +153,7 @@ class State:
     direction: int
     current: int
     pending_skips: int
-    phase: int
+    phase: Phase
     window_slot: int
     window_completer: int
     window_pending: list[int]
@@ -193,28 +240,28 @@ class State:
     def __repr__(self) -> str:
         return (
             f"<State players={self.player_count} turn={self.turn_count} "
-            f"seat={self.current} phase={PHASE_NAMES[self.phase]} draw={len(self.draw)}>"
+            f"seat={self.current} phase={self.phase.key} draw={len(self.draw)}>"
         )
 
     @property
     def is_over(self) -> bool:
         """True once the game has ended."""
-        return self.phase == OVER
+        return self.phase is OVER
 
     def deciders(self) -> tuple[int, ...]:
         """Return the seats that may act now: the turn owner, or the unanswered
         opponents of a Block window in turn order; empty once the game is over."""
-        if self.phase == PLAYING:
+        if self.phase is PLAYING:
             return (self.current,)
-        if self.phase == BLOCK_WINDOW:
+        if self.phase is BLOCK_WINDOW:
             return tuple(self.window_pending)
         return ()
 
     def current_player(self) -> int | None:
         """Return the one seat a sequential adapter should ask next (None when over)."""
-        if self.phase == PLAYING:
+        if self.phase is PLAYING:
             return self.current
-        if self.phase == BLOCK_WINDOW:
+        if self.phase is BLOCK_WINDOW:
             return self.window_pending[0]
         return None
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from .cards import CARD_COLOUR, CARD_KIND, CARD_RANK, COLOUR_NAMES, Kind, card_text, deck_for
 from .errors import PositionError, shown
-from .state import AWAITING, BLOCK_WINDOW, END_REASONS, OVER, Result, State
+from .state import AWAITING, BLOCK_WINDOW, OVER, EndReason, Phase, Result, State
 
 __all__ = ["validate_state"]
 
@@ -39,6 +39,9 @@ def validate_state(state: State) -> None:
             f"{_cards(extra)}"
         )
     _validate_chips(state)
+    phase: object = state.phase  # built by callers that may not be type-checked
+    if type(phase) is not Phase:
+        raise PositionError(f"phase must be a Phase, not {shown(phase)}")
     if state.phase == BLOCK_WINDOW:
         _validate_window(state)
     _validate_piles(state)
@@ -133,11 +136,9 @@ def _validate_epochs(state: State) -> None:
 
 
 def _validate_result(result: Result, count: int) -> None:
-    if result.reason not in END_REASONS:
-        raise PositionError(f"result reason {shown(result.reason)} must be one of {END_REASONS}")
     winner: object = result.winner  # built by a caller: may be anything
     winner_ok = winner is None or (isinstance(winner, int) and not isinstance(winner, bool))
-    if not winner_ok or (result.winner is None) != (result.reason != "win"):
+    if not winner_ok or (result.winner is None) != (result.reason != EndReason.WIN):
         raise PositionError("a result names a winning seat exactly when its reason is 'win'")
     if result.winner is not None and not 0 <= result.winner < count:
         raise PositionError(f"result winner {shown(result.winner)} is not a seat")

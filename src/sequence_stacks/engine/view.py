@@ -7,7 +7,7 @@ from typing import Any
 
 from .legality import legal_ids_for
 from .settings import Settings
-from .state import BLOCK_WINDOW, PHASE_NAMES, Result, State
+from .state import BLOCK_WINDOW, Phase, Result, State
 
 __all__ = ["View", "observe"]
 
@@ -26,6 +26,7 @@ class View:
         known_cards: per seat, the cards everyone knows are in that hand (stolen, R25).
         card_epoch: per card id, the shuffle that last put it in the draw pile.
         draw_epoch: the shuffle the current draw pile came from.
+        phase: what the game waits for (written as its :attr:`Phase.key` in JSON).
         my_answer: the viewer's own answer in an open Block window (None if none).
         legal_action_ids: the viewer's legal actions now (R38).
     """
@@ -48,7 +49,7 @@ class View:
     direction: int
     current: int
     pending_skips: int
-    phase: str
+    phase: Phase
     window_completer: int | None
     window_pile: int | None
     window_pending: tuple[int, ...]
@@ -64,6 +65,7 @@ class View:
         """Return the view as JSON-ready data."""
         data = {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
         data["settings"] = self.settings.to_dict()
+        data["phase"] = self.phase.key
         return data
 
 
@@ -71,7 +73,7 @@ def _plain(value: object) -> object:
     if isinstance(value, tuple):
         return [_plain(item) for item in value]
     if isinstance(value, Result):
-        return {"reason": value.reason, "winner": value.winner, "returns": list(value.returns)}
+        return value.to_dict()
     return value
 
 
@@ -106,7 +108,7 @@ def observe(state: State, seat: int | None) -> View:
         direction=state.direction,
         current=state.current,
         pending_skips=state.pending_skips,
-        phase=PHASE_NAMES[state.phase],
+        phase=state.phase,
         window_completer=state.window_completer if in_window else None,
         window_pile=state.window_slot if in_window else None,
         window_pending=tuple(state.window_pending) if in_window else (),

@@ -66,6 +66,7 @@ import numpy.typing as npt
 from sequence_stacks.engine import (
     CARD_KIND,
     Kind,
+    Phase,
     Settings,
     View,
     action_space,
@@ -81,7 +82,6 @@ __all__ = [
 
 KIND_COUNT: Final = len(Kind)
 _FLOAT32_MAX: Final = float(np.finfo(np.float32).max)
-_PHASES: Final = {"playing": 0, "block_window": 1, "over": 2}
 _ZONES_PER_CHUNK: Final = 15
 
 FloatArray = npt.NDArray[np.float32]
@@ -184,7 +184,7 @@ class ObservationEncoder:
         # One-hot and 0/1 pieces, written by index.
         self._add("pile_counts", (slots, 6), 1.0)
         self._add("discard_top", (count, KIND_COUNT + 1), 1.0)
-        self._add("phase", (3,), 1.0)
+        self._add("phase", (len(Phase),), 1.0)
         self._add("current", (count,), 1.0)
         self._add("window_completer", (count,), 1.0)
         self._add("window_pile", (slots,), 1.0)
@@ -349,7 +349,7 @@ class ObservationEncoder:
         for tops, other in zip(self._top_tables, order, strict=True):
             pile = discards[other]
             ones.append(tops[pile[-1] if pile else -1])
-        ones.append(self._phase + _PHASES[view.phase])
+        ones.append(self._phase + view.phase)
         ones.append(self._current + rel_of[view.current])
         if view.window_completer is not None:
             ones.append(self._completer + rel_of[view.window_completer])

@@ -131,16 +131,13 @@ class SequenceStacksEnv(gymnasium.Env[FloatArray, np.int64]):
             raise RuntimeError("the episode is over: call reset() to start a new game")
         seat = self.seat
         action_id = int(action)
-        try:
-            if not 0 <= action_id < self._space.size:
-                raise IllegalActionError("R37", f"action id {action_id} is outside the space")
-            check(state, seat, self._space.action(action_id, seat))
-        except IllegalActionError as error:
+        refused = self._refusal(state, seat, action_id)
+        if refused is not None:
             self._done = True
             view = observe(state, seat)
             info = self._info(view)
             info["action_mask"][:] = 0
-            info["illegal_action"] = f"{error.rule_id}: {error.reason}"
+            info["illegal_action"] = refused
             return self._encoder.encode(view), self.illegal_reward, True, False, info
         apply_in_place(state, seat, self._space.action(action_id, seat), checked=False)
         self._play_bots()
@@ -150,6 +147,16 @@ class SequenceStacksEnv(gymnasium.Env[FloatArray, np.int64]):
             self._done = True
             reward = state.result.returns[seat]
         return self._encoder.encode(view), reward, self._done, False, self._info(view)
+
+    def _refusal(self, state: State, seat: int, action_id: int) -> str | None:
+        """Why ``seat`` may not take ``action_id`` now (``"R15: ..."``), or None."""
+        if action_id not in range(self._space.size):
+            return f"R37: action id {action_id} is outside the space"
+        try:
+            check(state, seat, self._space.action(action_id, seat))
+        except IllegalActionError as error:
+            return f"{error.rule_id}: {error.reason}"
+        return None
 
     def render(self) -> str | None:
         """Return the learning seat's view as text (``render_mode="ansi"``)."""

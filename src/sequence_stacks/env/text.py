@@ -18,7 +18,7 @@ def view_text(view: View) -> str:
     direction = "left" if view.direction > 0 else "right"
     lines = [
         f"turn {view.turn_count}, seat {view.current} to play, direction {direction}, "
-        f"phase {view.phase}, pending skips {view.pending_skips}",
+        f"phase {view.phase.key}, pending skips {view.pending_skips}",
         f"draw {view.draw_size}, pool {len(view.pool)}, special {_kinds(view.special)}",
     ]
     per_colour = view.settings.piles_per_colour

@@ -162,8 +162,9 @@ def event_message(event: Event) -> tuple[str, dict[str, Any]] | None:  # noqa: P
 
 def words(args: dict[str, Any], player: Callable[[int], str]) -> dict[str, Any]:
     """An event's data arguments in words, by name: ``player`` and ``victim`` are seats,
-    ``card`` a card id, ``cards`` card ids, ``pile`` (colour, index within the colour),
-    ``colour`` a colour, ``reason`` an end reason; numbers stay numbers."""
+    ``card`` a card id, ``cards`` card ids, ``kind`` a card kind's index, ``pile``
+    (colour, index within the colour), ``colour`` a colour, ``reason`` an end reason;
+    numbers stay numbers."""
     out: dict[str, Any] = {}
     for name, value in args.items():
         if value is None:
@@ -172,6 +173,8 @@ def words(args: dict[str, Any], player: Callable[[int], str]) -> dict[str, Any]:
             out[name] = player(value)
         elif name == "card":
             out[name] = card_name(value)
+        elif name == "kind":
+            out[name] = kind_name(value)
         elif name == "cards":
             out[name] = render("list.separator").join(map(card_name, value))
         elif name == "pile":

@@ -18,7 +18,6 @@ from sequence_stacks.engine import (
     Action,
     GameRecord,
     Replay,
-    Result,
     Settings,
     View,
     action_space,
@@ -121,6 +120,7 @@ def refused_frame(refusal: Refusal, client_id: object, version: int) -> dict[str
         "code": refusal.code,
         "rule": refusal.rule_id,
         "reason": refusal.reason,
+        "detail": None if refusal.detail is None else dict(refusal.detail),
         "version": version,
     }
 
@@ -144,7 +144,7 @@ def lobby_dict(table: Table, connected: Sequence[bool]) -> dict[str, Any]:
             {"seat": index, **seat.public(), "connected": connected[index]}
             for index, seat in enumerate(table.seats)
         ],
-        "result": None if result is None else _result_dict(result),
+        "result": None if result is None else result.to_dict(),
     }
 
 
@@ -163,14 +163,11 @@ def view_dict(table: Table, viewer: int | None) -> dict[str, Any] | None:
     view = observe(table.state, viewer)
     data = {name: getattr(view, name) for name in _VIEW_FIELDS}
     data["settings"] = table.settings_dict
+    data["phase"] = view.phase.key
     result = view.result
     if result is not None:
-        data["result"] = _result_dict(result)
+        data["result"] = result.to_dict()
     return data
-
-
-def _result_dict(result: Result) -> dict[str, Any]:
-    return {"reason": result.reason, "winner": result.winner, "returns": list(result.returns)}
 
 
 def action_table(table: Table, viewer: int | None) -> list[str] | None:

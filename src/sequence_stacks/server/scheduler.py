@@ -17,10 +17,17 @@ import logging
 import math
 import random
 from collections.abc import Awaitable, Callable
-from typing import Final
 
 from sequence_stacks.bots import Bot, make_bot
-from sequence_stacks.engine import Action, EngineError, State, View, legal_actions, observe
+from sequence_stacks.engine import (
+    Action,
+    EngineError,
+    Phase,
+    State,
+    View,
+    legal_actions,
+    observe,
+)
 
 from .config import ServerSettings
 from .entries import SeatKind
@@ -42,8 +49,6 @@ __all__ = [
 ]
 
 log = logging.getLogger("sequence_stacks.server")
-
-BLOCK_WINDOW: Final = 1  # engine state phase of an open Block window (R29)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -192,7 +197,7 @@ class Schedule:
         wanted: dict[PlanKey, Plan] = {}
         if state is not None and not state.is_over:
             now = self.clock()
-            if state.phase == BLOCK_WINDOW:
+            if state.phase == Phase.BLOCK_WINDOW:
                 for seat in state.window_pending:
                     key: PlanKey = WindowKey(table.window_version, seat)
                     wanted[key] = self.plans.get(key) or self.window_plan(table, seat)
@@ -229,7 +234,7 @@ class Schedule:
         if state is None or state.is_over:
             return None
         now = self.clock()
-        if state.phase == BLOCK_WINDOW:
+        if state.phase == Phase.BLOCK_WINDOW:
             deadline = self.window_opened_at + self.settings.block_timeout
             return Timer(TimerKind.BLOCK, tuple(state.window_pending), _ms(deadline - now))
         plan = self.plans.get(TurnKey(table.version))

@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final, Protocol, assert_never
 
 from sequence_stacks.bots import BOT_NAMES
-from sequence_stacks.engine import Action, ActionType, Settings, SettingsError
+from sequence_stacks.engine import Action, ActionType, Phase, Settings, SettingsError
 
 from .config import ServerSettings
 from .entries import (
@@ -47,7 +47,7 @@ from .protocol import (
     timer_dict,
     update_frame,
 )
-from .scheduler import BLOCK_WINDOW, BotMove, GraceOver, Plan, Schedule, Thinker, TimedOut
+from .scheduler import BotMove, GraceOver, Plan, Schedule, Thinker, TimedOut
 from .storage import ListingCursor, LogEntry, Storage, StorageUnavailableError, TableRow
 from .table import Entry, Refusal, Table
 
@@ -523,7 +523,7 @@ class TableService:
                 future = answer if answer is not None else schedule.think(table, seat)
                 action = await asyncio.wrap_future(future)
                 await self._commit(runtime, table.prepare_act(seat, action))
-            case TimedOut(seat=seat) if state.phase == BLOCK_WINDOW:
+            case TimedOut(seat=seat) if state.phase == Phase.BLOCK_WINDOW:
                 await self._commit(runtime, table.prepare_act(seat, Action(ActionType.PASS)))
             case TimedOut(seat=seat):
                 await self._autopilot(runtime, seat)
@@ -536,7 +536,7 @@ class TableService:
         state = table.state
         assert state is not None
         for _ in range(AUTOPILOT_LIMIT):
-            if state.deciders() != (seat,) or state.phase == BLOCK_WINDOW or state.is_over:
+            if state.deciders() != (seat,) or state.phase == Phase.BLOCK_WINDOW or state.is_over:
                 return
             action = await asyncio.wrap_future(runtime.schedule.think(table, seat))
             await self._commit(runtime, table.prepare_act(seat, action))

@@ -11,7 +11,7 @@ only judge of a game action's legality.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, Final, assert_never
 
 from sequence_stacks.engine import (
@@ -21,6 +21,7 @@ from sequence_stacks.engine import (
     Event,
     GameRecord,
     IllegalActionError,
+    Phase,
     Settings,
     State,
     action_space,
@@ -72,14 +73,25 @@ class Refusal(Exception):  # noqa: N818 - an answer to a client, not a server fa
         code: a stable machine word ("illegal", "stale", "not_seated", "bad_request" ...).
         reason: a plain-language explanation for the person who asked.
         rule_id: the RULES.md id for game rules (R37 for malformed actions), else None.
+        detail: for an action the engine refused, why as data: the message key
+            ``illegal.<code>`` and its arguments (seats, kinds, piles, colours, numbers);
+            else None.
         retry_after: for "rate_limited" over HTTP, whole seconds until a retry may pass.
     """
 
-    def __init__(self, code: str, reason: str, rule_id: str | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        reason: str,
+        rule_id: str | None = None,
+        *,
+        detail: Mapping[str, Any] | None = None,
+    ) -> None:
         super().__init__(f"{code}: {reason}")
         self.code = code
         self.reason = reason
         self.rule_id = rule_id
+        self.detail = detail
         self.retry_after: int | None = None
 
 
@@ -272,7 +284,7 @@ class Table:
         try:
             check(state, seat, parsed)
         except IllegalActionError as error:
-            raise Refusal("illegal", error.reason, error.rule_id) from None
+            raise Refusal("illegal", error.reason, error.rule_id, detail=_detail(error)) from None
         return Act(seat, parsed.notation())
 
     def _parse(self, seat: int, action: object) -> Action:
@@ -300,7 +312,7 @@ class Table:
         return (
             payload_type == "act"
             and state is not None
-            and state.phase == 1
+            and state.phase == Phase.BLOCK_WINDOW
             and seat in state.window_pending
             and self.window_version <= version <= self.version
         )
@@ -411,13 +423,19 @@ class Table:
             raise ValueError("an action entry with no game")
         action = parse_action(payload.action)
         events: list[Event] = []
-        was_window = state.phase == 1
+        was_window = state.phase == Phase.BLOCK_WINDOW
         apply_in_place(state, payload.seat, action, events)
-        if state.phase == 1 and not was_window:
+        if state.phase == Phase.BLOCK_WINDOW and not was_window:
             self.window_version = version
         self.games[-1].actions.append((payload.seat, action))
         auto = payload.client is None
         return Entry(version, Op.ACT, payload.seat, self.game_no, action, tuple(events), auto)
+
+
+def _detail(error: IllegalActionError) -> dict[str, Any]:
+    """An engine refusal as the message that tells it: key and data arguments."""
+    args = {name: list(v) if isinstance(v, tuple) else v for name, v in error.params.items()}
+    return {"key": f"illegal.{error.code.value}", "args": args}
 
 
 def _bot_name(bot: str, seat: int) -> str:

@@ -26,6 +26,17 @@ from typing import Any, Final
 
 from sequence_stacks.bots import make_bot
 from sequence_stacks.engine import Event, Settings
+from sequence_stacks.engine.events import (
+    BlockWindowOpened,
+    CardPlayed,
+    CardStolen,
+    ChipStolen,
+    PileBlocked,
+    PileCompleted,
+    Reshuffled,
+    ReversePlayed,
+    SkipPlayed,
+)
 
 from .play import play_game
 from .results import ResultsWriter, Row
@@ -94,13 +105,13 @@ def tasks_of(configs: Sequence[SimConfig], done: set[tuple[str, int]] | None = N
 class _Tally:
     """Collects a game's per-seat statistics from its events."""
 
-    _SEAT_EVENTS: Final = {
-        "SkipPlayed": "skips",
-        "ReversePlayed": "reverses",
-        "CardStolen": "steal_cards",
-        "ChipStolen": "steal_chips",
-        "CardPlayed": "cards_played",
-        "PileCompleted": "completions",
+    _SEAT_EVENTS: Final[dict[type, str]] = {
+        SkipPlayed: "skips",
+        ReversePlayed: "reverses",
+        CardStolen: "steal_cards",
+        ChipStolen: "steal_chips",
+        CardPlayed: "cards_played",
+        PileCompleted: "completions",
     }
 
     def __init__(self, player_count: int) -> None:
@@ -113,17 +124,17 @@ class _Tally:
         self.completer = -1
 
     def __call__(self, event: Event) -> None:
-        kind = type(event).__name__
-        column = self._SEAT_EVENTS.get(kind)
-        if column is not None:
-            self.counts[column][getattr(event, "seat")] += 1  # noqa: B009 (event union)
-        elif kind == "BlockWindowOpened":
-            self.completer = getattr(event, "completer")  # noqa: B009
-        elif kind == "PileBlocked":
-            self.counts["blocks"][getattr(event, "blocker")] += 1  # noqa: B009
+        if isinstance(event, BlockWindowOpened):
+            self.completer = event.completer
+        elif isinstance(event, PileBlocked):
+            self.counts["blocks"][event.blocker] += 1
             self.counts["blocked_against"][self.completer] += 1
-        elif kind == "Reshuffled":
+        elif isinstance(event, Reshuffled):
             self.reshuffles += 1
+        else:
+            column = self._SEAT_EVENTS.get(type(event))
+            if column is not None:
+                self.counts[column][getattr(event, "seat")] += 1  # noqa: B009 (they all have one)
 
 
 def _joined(values: Iterable[int]) -> str:
@@ -161,7 +172,7 @@ def play_row(config: SimConfig, index: int, records_dir: str | None = None) -> R
         "bots": _joined_names(names),
         "winner_seat": -1 if result.winner is None else result.winner,
         "winner_bot": "" if result.winner is None else names[result.winner],
-        "reason": result.reason,
+        "reason": result.reason.value,
         "turns": state.turn_count,
         "actions": len(record.actions),
         "reshuffles": tally.reshuffles,

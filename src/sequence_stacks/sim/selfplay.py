@@ -9,7 +9,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, Final
 
 from sequence_stacks.bots import make_bot
-from sequence_stacks.engine import GameRecord, Settings
+from sequence_stacks.engine import EndReason, GameRecord, Settings
 
 from .play import play_game
 
@@ -35,7 +35,7 @@ class GameRow:
         index: the game's position in the run, from 0.
         seed: the game's shuffle seed.
         bots: the bot name at each seat.
-        reason: "win", "stalemate" or "max_turns" (R31, R33).
+        reason: why the game ended (R31, R33, N17).
         winner: the winning seat, or None.
         turns: turns taken (R33).
         action_count: actions taken by all seats, Block answers included.
@@ -44,7 +44,7 @@ class GameRow:
     index: int
     seed: int
     bots: tuple[str, ...]
-    reason: str
+    reason: EndReason
     winner: int | None
     turns: int
     action_count: int
@@ -195,9 +195,9 @@ def summarize(rows: Sequence[GameRow], player_count: int) -> Summary:
         player_count=player_count,
         seats=tuple(Rate(wins, len(rows)) for wins in seat_wins),
         bots={name: Rate(bot_wins[name], bot_seats[name]) for name in bot_seats},
-        wins=reasons.count("win"),
-        stalemates=reasons.count("stalemate"),
-        max_turns=reasons.count("max_turns"),
+        wins=reasons.count(EndReason.WIN),
+        stalemates=reasons.count(EndReason.STALEMATE),
+        max_turns=reasons.count(EndReason.MAX_TURNS),
         mean_turns=statistics.fmean(turns) if turns else 0.0,
         median_turns=float(statistics.median(turns)) if turns else 0.0,
     )

@@ -21,7 +21,7 @@ from textual.widgets import Footer, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
-from sequence_stacks.engine import Action, ActionType, IllegalActionError, View
+from sequence_stacks.engine import Action, ActionType, IllegalActionError, Phase, View
 from sequence_stacks.i18n import render
 
 from .choices import Source, Target, highlighted_slots, playable_sources, sources, targets
@@ -176,7 +176,7 @@ class PlayApp(App[int]):
         elif seat != self.viewer:
             self._pending = "handoff"
             self.push_screen(HandoffScreen(seat), lambda _: self._handed_to(seat))
-        elif self.view().phase == "block_window":
+        elif self.view().phase == Phase.BLOCK_WINDOW:
             self._pending = "block"
             self.push_screen(BlockScreen(self.view(), self._answer_block), self._answered)
         else:
@@ -254,7 +254,7 @@ class PlayApp(App[int]):
             and len(self.screen_stack) == 1  # no help, prompt or summary on top
             and view.seat is not None
             and self.session.to_act() == view.seat
-            and view.phase == "playing"
+            and view.phase == Phase.PLAYING
         )
 
     def _can_pick(self) -> bool:

@@ -16,6 +16,7 @@ from sequence_stacks.engine import (
     ActionType,
     EngineError,
     IllegalActionError,
+    Phase,
     View,
     parse_action,
 )
@@ -141,7 +142,7 @@ class PlainGame:
         self._viewer: int | None = humans[0] if humans else None
         self._logged = 0
         self._quit = False
-        self._board_shown: tuple[int, int, str] | None = None
+        self._board_shown: tuple[int, int, Phase] | None = None
 
     def say(self, text: str = "") -> None:
         """Write one line (or several) and flush, so a pipe or a reader gets it now."""

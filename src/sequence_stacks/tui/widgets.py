@@ -12,7 +12,7 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import Static
 
-from sequence_stacks.engine import View
+from sequence_stacks.engine import Phase, View
 from sequence_stacks.i18n import render
 
 from .choices import Source
@@ -43,9 +43,9 @@ _LIT = "bold black on bright_green"
 
 def to_act(view: View) -> int | None:
     """Return the seat the view shows as deciding now (None once the game is over)."""
-    if view.result is not None or view.phase == "over":
+    if view.result is not None or view.phase == Phase.OVER:
         return None
-    if view.phase == "block_window" and view.window_pending:
+    if view.phase == Phase.BLOCK_WINDOW and view.window_pending:
         return view.window_pending[0]
     return view.current
 
@@ -55,7 +55,7 @@ def render_status(view: View, names: Sequence[str], *, extra: str = "") -> Text:
     seat = to_act(view)
     if seat is None:
         whose = render("term.status.over")
-    elif view.phase == "block_window":
+    elif view.phase == Phase.BLOCK_WINDOW:
         whose = render("term.status.answer", player=names[seat])
     else:
         whose = render("term.status.to_play", player=names[seat])
