@@ -4,9 +4,11 @@ import math
 
 import pytest
 
-from sequence_stacks.bots import IsmctsBot
-from sequence_stacks.bots.ismcts import LEAF_FEATURES, leaf_features
-from sequence_stacks.engine import State
+from sequence_stacks.bots import GreedyBot, IsmctsBot
+from sequence_stacks.bots.heuristic import Evaluator
+from sequence_stacks.bots.ismcts import LEAF_FEATURES, HeuristicLeaf, leaf_features
+from sequence_stacks.engine import Settings, State
+from sequence_stacks.sim import play_game
 
 from .rigging import Cards, rig
 
@@ -54,7 +56,8 @@ def test_leaf_features_clip_the_score_to_the_undecided_band() -> None:
 
 
 def _value(bot: IsmctsBot, state: State, score: float = -1000.0) -> float:
-    return bot._leaf_value(state, 0, score, (950.0, 300.0))
+    assert isinstance(bot.leaf, HeuristicLeaf)
+    return bot.leaf.probability(state, 0, score)
 
 
 def test_learned_value_rises_with_own_chips_and_falls_with_the_opponents() -> None:
@@ -83,6 +86,26 @@ def test_the_curve_is_used_where_no_model_was_fitted_or_when_asked() -> None:
     assert _value(IsmctsBot(seed=0, value="curve"), two) == pytest.approx(expected)
     assert _value(IsmctsBot(seed=0), two) != pytest.approx(expected)
     four = _position(hand, [(1, 1), (0, 2), (0, 0), (0, 0)], player_count=4)
-    assert _value(IsmctsBot(seed=0), four) == pytest.approx(expected)
+    four_curve = 1.0 / (1.0 + math.exp(-(-1000.0 + 435.0) / 575.0))  # fitted for four
+    assert _value(IsmctsBot(seed=0), four) == pytest.approx(four_curve)
     with pytest.raises(ValueError, match="value"):
         IsmctsBot(value="neural")
+
+
+def test_the_leaf_evaluation_is_an_injected_strategy() -> None:
+    """ISMCTS values its playouts' leaves with whatever ``leaf`` it is given; the default
+    is the heuristic's evaluation (HeuristicLeaf of ``value``)."""
+    assert IsmctsBot(seed=0).leaf == HeuristicLeaf("learned")
+    assert IsmctsBot(seed=0, value="curve").leaf == HeuristicLeaf("curve")
+    seen: list[tuple[int, int]] = []
+
+    def leaf(state: State, seat: int, evaluator: Evaluator, played: int) -> float:
+        seen.append((seat, state.current))
+        return 0.5
+
+    bot = IsmctsBot(seed=3, iterations=2, candidates=3, leaf=leaf)
+    settings = Settings(player_count=2)
+    state, _ = play_game(settings, 5, [bot, GreedyBot(seed=1)], max_actions=60_000)
+    assert state.is_over
+    assert seen
+    assert all(seat == 0 and current == 0 for seat, current in seen)  # its own turn starts

@@ -33,10 +33,14 @@ from sequence_stacks.engine import (
     Phase,
     Settings,
     View,
+    chips_needed,
+    kind_colour,
     kind_rank,
+    meets_win_condition,
 )
 
 from .base import legal_actions_of
+from .heuristic import stacks_on
 
 __all__ = ["GreedyBot"]
 
@@ -105,19 +109,11 @@ def _read(view: View) -> _Table:
         top_kind=CARD_KIND[own[-1]] if own else -1,
         under_top_kind=CARD_KIND[own[-2]] if len(own) > 1 else -1,
         pile_counts=tuple(len(pile) for pile in view.piles),
-        needed=tuple(_chips_needed(chips, view.settings) for chips in view.chips),
+        needed=tuple(chips_needed(view.settings, chips) for chips in view.chips),
     )
 
 
 # --- chips: who is close to winning (R31) ---------------------------------------------
-
-
-def _chips_needed(chips: tuple[int, int], settings: Settings) -> int:
-    """How many more chips a seat needs to win, counting the per-colour minimum."""
-    blue, red = chips
-    least = settings.min_each_colour
-    short = max(0, least - blue) + max(0, least - red)
-    return max(settings.chips_to_win - blue - red, short)
 
 
 def _with_chip(chips: tuple[int, int], colour: int, delta: int) -> tuple[int, int]:
@@ -138,8 +134,7 @@ def _would_win(table: _Table, seat: int, colour: int) -> bool:
     """True when one more chip of ``colour`` would make ``seat`` win (R31)."""
     if not _chip_available(table.view, colour):
         return False
-    chips = _with_chip(table.view.chips[seat], colour, 1)
-    return _chips_needed(chips, table.settings) == 0
+    return meets_win_condition(table.settings, _with_chip(table.view.chips[seat], colour, 1))
 
 
 # --- the Block window (R29) -------------------------------------------------------------
@@ -219,9 +214,9 @@ def _score_steal_chip(table: _Table, action: Action) -> float:
     victim = action.victim
     mine = table.view.chips[table.seat]
     theirs = table.view.chips[victim]
-    my_gain = table.needed[table.seat] - _chips_needed(_with_chip(mine, action.colour, 1), settings)
+    my_gain = table.needed[table.seat] - chips_needed(settings, _with_chip(mine, action.colour, 1))
     their_loss = (
-        _chips_needed(_with_chip(theirs, action.colour, -1), settings) - table.needed[victim]
+        chips_needed(settings, _with_chip(theirs, action.colour, -1)) - table.needed[victim]
     )
     return _STEAL_CHIP + 40.0 * (my_gain + their_loss) - 5.0 * table.needed[victim]
 
@@ -230,10 +225,10 @@ def _score_steal_card(table: _Table, action: Action) -> float | None:
     assert action.victim is not None
     stolen = CARD_KIND[table.view.discards[action.victim][-1]]
     bonus = (_FROM_DISCARD if action.from_discard else 0.0) - table.needed[action.victim]
-    if stolen < 12:
+    if kind_colour(stolen) >= 0:
         if kind_rank(stolen) == 0:
             return _STEAL_CARD_WILD + bonus
-        if _distance(table, stolen // 6, kind_rank(stolen)) == 0:
+        if _distance(table, kind_colour(stolen), kind_rank(stolen)) == 0:
             return _STEAL_CARD_PLAYABLE + bonus
         return None
     if stolen in (Kind.BLOCK, Kind.SCHIP) or (stolen == Kind.SKIP and _two_players(table)):
@@ -303,7 +298,7 @@ def _distance(table: _Table, colour: int, rank: int) -> int:
 
 def _keep_value(table: _Table, kind: int) -> float:
     """How much the bot wants to keep a card of ``kind`` in its hand."""
-    if kind >= 12:
+    if kind_colour(kind) < 0:  # an action card
         if kind == Kind.SKIP:
             return 60.0 if _two_players(table) else 30.0
         if kind == Kind.REV:
@@ -312,7 +307,7 @@ def _keep_value(table: _Table, kind: int) -> float:
     rank = kind_rank(kind)
     if rank == 0:
         return _KEEP_WILD
-    value = _KEEP_NUMBER - _KEEP_PER_STEP * _distance(table, kind // 6, rank)
+    value = _KEEP_NUMBER - _KEEP_PER_STEP * _distance(table, kind_colour(kind), rank)
     if table.hand_counts[kind] > 1:
         value -= 15.0  # a spare copy
     return value
@@ -324,9 +319,11 @@ def _discard_cost(table: _Table, kind: int) -> float:
     top = table.top_kind
     if top < 0:
         return cost
-    if kind < 12 and top < 12 and kind // 6 == top // 6 and kind_rank(kind) == kind_rank(top) - 1:
+    if stacks_on(kind, top):
         cost -= 20.0  # it can be played before the card it covers
-    elif top < 12 and (kind_rank(top) == 0 or _distance(table, top // 6, kind_rank(top)) <= 1):
+    elif kind_colour(top) >= 0 and (
+        kind_rank(top) == 0 or _distance(table, kind_colour(top), kind_rank(top)) <= 1
+    ):
         cost += 10.0  # it would bury a useful top
     return cost
 

@@ -38,9 +38,12 @@ from sequence_stacks.engine import (
     View,
     action_space,
     apply_in_place,
+    chips_needed,
     deck_for,
+    kind_colour,
     kind_rank,
     legal_action_ids,
+    pass_window,
     resample,
 )
 
@@ -51,10 +54,9 @@ __all__ = [
     "Evaluator",
     "HeuristicBot",
     "Planner",
-    "chips_needed",
-    "evaluate",
     "plan_key",
     "should_block",
+    "stacks_on",
     "window_chip_needs",
 ]
 
@@ -89,14 +91,6 @@ _CONTINUING: Final = frozenset(
         ActionType.STEAL_CHIP,
     }
 )
-
-
-def chips_needed(chips: Sequence[int], settings: Settings) -> int:
-    """How many more chips a seat holding ``chips`` (blue, red) needs to win (R31)."""
-    blue, red = chips[0], chips[1]
-    least = settings.min_each_colour
-    short = max(0, least - blue) + max(0, least - red)
-    return max(settings.chips_to_win - blue - red, short)
 
 
 def _threat(need: int, player_count: int) -> float:
@@ -189,48 +183,13 @@ class Evaluator:
 
     def _chip_score_of(self, state: State) -> float:
         settings = self.settings
-        score = -_NEED_WEIGHT * chips_needed(state.chips[self.seat], settings)
+        score = -_NEED_WEIGHT * chips_needed(settings, state.chips[self.seat])
         score += 2.0 * sum(state.chips[self.seat])
         count = state.player_count
         for other, chips in enumerate(state.chips):
             if other != self.seat:
-                score -= _threat(chips_needed(chips, settings), count)
+                score -= _threat(chips_needed(settings, chips), count)
         return score
-
-    def evaluate_start(self, state: State, played: int) -> float:
-        """Score ``state`` as the seat's next turn starts (the others have played):
-        chips, ``played`` cards laid in its last turn, and the hand it holds."""
-        if state.is_over:
-            return self.evaluate(state, None, played)
-        return self._chip_score(state) + PLAYED_CREDIT * played + self._hand_score(state, None)
-
-    def evaluate_after_turn(self, state: State, played: int) -> float:
-        """Score ``state`` just after the seat's turn ended (the turn has passed on).
-
-        Consistent with :meth:`evaluate` on the position before the ending discard.
-        """
-        if state.is_over:
-            return self.evaluate(state, None, played)
-        seat = self.seat
-        own = state.discards[seat]
-        hand = state.hands[seat]
-        if own:
-            state.discards[seat] = own[:-1]
-            hand.append(own[-1])
-            try:
-                hand_score = self._hand_score(state, CARD_KIND[own[-1]])
-            finally:
-                hand.pop()
-                state.discards[seat] = own
-        else:
-            hand_score = self._hand_score(state, None)
-        order = _players_from(state, state.current, seat)
-        return (
-            self._chip_score(state)
-            + PLAYED_CREDIT * played
-            + hand_score
-            - self._feeding_by(state, order)
-        )
 
     def _hand_score(self, state: State, discard_kind: int | None) -> float:
         seat = self.seat
@@ -249,7 +208,7 @@ class Evaluator:
             score += 0.5 * values[discard_kind]
             if old_top is not None:
                 score -= 0.4 * values[old_top]
-                if _stacks_on(discard_kind, old_top):
+                if stacks_on(discard_kind, old_top):
                     score += 6.0
         elif old_top is not None:
             score += 0.1 * values[old_top]
@@ -316,20 +275,19 @@ class Evaluator:
         """What a chip of ``colour`` is worth to a seat holding ``blue`` and ``red``."""
         settings = self.settings
         count = settings.player_count
-        before = chips_needed((blue, red), settings)
+        before = chips_needed(settings, (blue, red))
         gained = [blue, red]
         gained[colour] += 1
-        after = chips_needed(gained, settings)
+        after = chips_needed(settings, gained)
         if after == 0:
             return 0.5 * _WIN / 100.0 * (3.0 if count == 2 else 1.0)
         return _threat(after, count) - _threat(before, count)
 
 
-def _stacks_on(kind: int, top: int) -> bool:
-    """True when ``kind`` can be played just before ``top`` (same colour, one lower)."""
-    return (
-        kind < 12 and top < 12 and kind // 6 == top // 6 and kind_rank(kind) == kind_rank(top) - 1
-    )
+def stacks_on(kind: int, top: int) -> bool:
+    """True when ``kind`` can be played just before ``top`` (same colour, one lower;
+    a wild counts as one lower than a 1)."""
+    return kind_colour(kind) == kind_colour(top) >= 0 and kind_rank(kind) == kind_rank(top) - 1
 
 
 def _distance(state: State, kind: int) -> int:
@@ -352,7 +310,7 @@ def _distance(state: State, kind: int) -> int:
 
 def _card_value(state: State, kind: int, copy: int) -> float:
     """What holding the ``copy``-th card of ``kind`` is worth."""
-    if kind >= 12:
+    if kind_colour(kind) < 0:  # an action card
         value = _KEEP[Kind(kind)]
         if kind == Kind.SKIP and state.player_count == 2:
             value = 22.0
@@ -383,11 +341,6 @@ def _players_from(state: State, first: int, seat: int) -> list[int]:
     return order
 
 
-def evaluate(view: View, state: State) -> float:
-    """Score a running ``state`` for ``view``'s seat (as if its turn ended with no discard)."""
-    return Evaluator.from_view(view).evaluate(state, None, 0)
-
-
 def window_chip_needs(view: View) -> tuple[int, int] | None:
     """The chips the completer in ``view``'s open window needs to win (R31) before and
     after the chip its completion takes (R17); None without a window, or when that
@@ -402,7 +355,7 @@ def window_chip_needs(view: View) -> tuple[int, int] | None:
         return None
     chips = list(view.chips[completer])
     chips[colour] += 1
-    return chips_needed(view.chips[completer], settings), chips_needed(chips, settings)
+    return chips_needed(settings, view.chips[completer]), chips_needed(settings, chips)
 
 
 def should_block(view: View) -> bool:
@@ -425,7 +378,7 @@ def should_block(view: View) -> bool:
     if settings.player_count == 2:
         return need <= _BLOCK_NEED_TWO
     blocks = sum(1 for card in view.hand if CARD_KIND[card] == Kind.BLOCK)
-    others = [chips_needed(c, settings) for s, c in enumerate(view.chips) if s != completer]
+    others = [chips_needed(settings, c) for s, c in enumerate(view.chips) if s != completer]
     return need <= _BLOCK_NEED and (need <= min(others) or blocks >= 2)
 
 
@@ -462,7 +415,7 @@ class Planner:
             return self.evaluator.evaluate(state, None, played)
         child = state.clone()
         apply_in_place(child, self.seat, action, checked=False)
-        _pass_window(child)
+        pass_window(child)
         return self._search(child, played + (action.type == ActionType.PLAY))
 
     def search(self, state: State, played: int) -> float:
@@ -491,14 +444,6 @@ class Planner:
             best = max(best, score)
         self.memo[key] = best
         return best
-
-
-def _pass_window(state: State) -> None:
-    """Plan as if nobody blocks: every asked opponent passes (R29)."""
-    while state.phase == Phase.BLOCK_WINDOW:
-        seat = state.current_player()
-        assert seat is not None
-        apply_in_place(state, seat, Action(ActionType.PASS), checked=False)
 
 
 def plan_key(state: State, seat: int, played: int) -> tuple[object, ...]:

@@ -14,11 +14,13 @@ on that same deal (common random numbers, so two plans are compared on equal luc
 - every opponent's turn up to the bot's next one, each played by the heuristic planner
   from that opponent's view of the deal (its hand, its knowledge of the unseen cards);
 - the position as the bot's next turn starts (its hand refilled, R13) is valued by the
-  best plan the heuristic planner finds for that turn, turned into a win probability by a
-  model fitted to self-play (``benchmarks/fit_ismcts_value.py``): with two players a
-  logistic regression on that score, the chips each side needs and the cards in hand
-  (:func:`leaf_features`), else a logistic curve of the score; a game that ended in
-  the playout scores 1 (won), 0 (lost) or a share (no winner).
+  leaf evaluation, a strategy the bot is given (``leaf``, a :class:`LeafValue`); the
+  default (:class:`HeuristicLeaf`) takes the best plan the heuristic planner finds for
+  that turn, turned into a win probability by a model fitted to self-play
+  (``benchmarks/fit_ismcts_value.py``): with two players a logistic regression on that
+  score, the chips each side needs and the cards in hand (:func:`leaf_features`), else
+  a logistic curve of the score; a game that ended in the playout scores 1 (won), 0
+  (lost) or a share (no winner).
 
 With two players the candidates *race* (``race``): from the eighth deal on, a candidate
 a standard error or more behind the heuristic's first plan (their paired difference) is
@@ -54,10 +56,12 @@ import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from typing import Final, TypeVar
+from typing import Final, Protocol, TypeVar
 
 from sequence_stacks.engine import (
+    CARD_COLOUR,
     CARD_KIND,
+    COLOURS,
     Action,
     ActionType,
     Kind,
@@ -67,8 +71,12 @@ from sequence_stacks.engine import (
     View,
     action_space,
     apply_in_place,
+    chips_needed,
+    hand_has,
+    kind_rank,
     legal_action_ids,
     observe,
+    pass_window,
     resample,
 )
 
@@ -77,7 +85,6 @@ from .heuristic import (
     PLAYED_CREDIT,
     Evaluator,
     Planner,
-    chips_needed,
     plan_key,
     should_block,
     window_chip_needs,
@@ -86,7 +93,9 @@ from .heuristic import (
 __all__ = [
     "LEAF_FEATURES",
     "BlockSearch",
+    "HeuristicLeaf",
     "IsmctsBot",
+    "LeafValue",
     "PlanStats",
     "Search",
     "could_complete",
@@ -176,6 +185,8 @@ _CONTINUING: Final = frozenset(
 
 
 _T = TypeVar("_T")
+_PASS: Final = Action(ActionType.PASS)
+_BLOCK: Final = Action(ActionType.BLOCK)
 
 # (turn, previous seat, pile lengths, its discard top, the chip supply) at a turn's start.
 _Constraint = tuple[int, int, tuple[int, ...], int | None, tuple[int, int] | None]
@@ -185,13 +196,12 @@ _Constraint = tuple[int, int, tuple[int, ...], int | None, tuple[int, int] | Non
 class _Plan:
     """One way the turn could go: the action ids in order and the heuristic's score.
 
-    ``open_end``: the plan stops where the hand empties and five cards are drawn (R18);
-    what follows depends on the draw and is played by the planner.
+    A plan may stop where the hand empties and five cards are drawn (R18): what
+    follows depends on the draw and is played by the planner.
     """
 
     score: float
     ids: tuple[int, ...]
-    open_end: bool
 
 
 @dataclasses.dataclass(slots=True)
@@ -257,14 +267,13 @@ def could_complete(
     """Whether ``cards`` could complete, this turn, a pile of ``lengths`` holding two or
     more cards, of a colour whose chips are not used up (R15-R17)."""
     per_colour = settings.piles_per_colour
-    for colour in (0, 1):
+    for colour in COLOURS:
         if supply is not None and supply[colour] == 0:
             continue
-        counts = [0] * 6
+        counts = [0] * 6  # per rank 1-5, then the wilds
         for card in cards:
-            kind = CARD_KIND[card]
-            if kind < 12 and kind // 6 == colour:
-                counts[kind % 6] += 1
+            if CARD_COLOUR[card] == colour:
+                counts[CARD_KIND[card] % 6] += 1
         wilds = counts[5]
         for length in lengths[colour * per_colour : (colour + 1) * per_colour]:
             if length < 2:
@@ -287,7 +296,7 @@ def _enumerate_plans(
     def walk(node: State, path: tuple[int, ...], played: int) -> None:
         nonlocal nodes
         if node.is_over or node.current != seat or node.phase != Phase.PLAYING:
-            plans.append(_Plan(evaluator.evaluate(node, None, played), path, False))
+            plans.append(_Plan(evaluator.evaluate(node, None, played), path))
             return
         key = plan_key(node, seat, played)
         if key in seen:
@@ -299,20 +308,16 @@ def _enumerate_plans(
             step = (*path, action_id)
             if action.type == ActionType.DISCARD:
                 score = evaluator.evaluate(node, int(action.kind or 0), played)
-                plans.append(_Plan(score, step, False))
+                plans.append(_Plan(score, step))
             elif action.type not in _CONTINUING:
-                plans.append(_Plan(evaluator.evaluate(node, None, played), step, False))
+                plans.append(_Plan(evaluator.evaluate(node, None, played), step))
             elif nodes < _PLAN_NODES:
                 child = node.clone()
-                before = len(child.hands[seat])
-                apply_in_place(child, seat, action, checked=False)
-                _pass_all(child)
+                drew = _play_unblocked(child, seat, action)
                 now = played + (action.type == ActionType.PLAY)
-                kept = action.from_discard or action.type == ActionType.STEAL_CARD
-                drew = len(child.hands[seat]) > before - (0 if kept else 1)
                 playing = child.phase == Phase.PLAYING
                 if drew and child.current == seat and playing and not child.is_over:
-                    plans.append(_Plan(evaluator.evaluate(child, None, now), step, True))
+                    plans.append(_Plan(evaluator.evaluate(child, None, now), step))
                 else:
                     walk(child, step, now)
 
@@ -321,12 +326,15 @@ def _enumerate_plans(
     return plans
 
 
-def _pass_all(state: State) -> None:
-    """Answer an open Block window with passes (the plans' own assumption)."""
-    while state.phase == Phase.BLOCK_WINDOW:
-        asked = state.current_player()
-        assert asked is not None
-        apply_in_place(state, asked, Action(ActionType.PASS), checked=False)
+def _play_unblocked(state: State, seat: int, action: Action) -> bool:
+    """Play ``seat``'s legal ``action`` on ``state`` as the plans assume, every asked
+    seat passing a Block window it opens (R29); return whether the hand emptied and
+    ``seat`` drew a new one (R18), which the plan cannot foresee."""
+    before = len(state.hands[seat])
+    apply_in_place(state, seat, action, checked=False)
+    pass_window(state)
+    kept = action.from_discard or action.type == ActionType.STEAL_CARD
+    return len(state.hands[seat]) > before - (0 if kept else 1)
 
 
 def _answer_window(state: State) -> None:
@@ -335,10 +343,8 @@ def _answer_window(state: State) -> None:
         asked = state.current_player()
         assert asked is not None
         view = observe(state, asked)
-        holds = any(CARD_KIND[card] == Kind.BLOCK for card in state.hands[asked])
-        block = holds and should_block(view)
-        kind = ActionType.BLOCK if block else ActionType.PASS
-        apply_in_place(state, asked, Action(kind), checked=False)
+        block = hand_has(state, asked, Kind.BLOCK) and should_block(view)
+        apply_in_place(state, asked, _BLOCK if block else _PASS, checked=False)
 
 
 def default_iterations(player_count: int, *, race: bool = False) -> int:
@@ -383,7 +389,10 @@ class IsmctsBot:
             deals, no deal is started that would pass it at the average cost of the
             deals played so far. None (the default):
             :func:`default_work_limit` of the table's size.
-        value: ``"learned"`` (the two-player model where it applies) or ``"curve"``.
+        value: ``"learned"`` (the two-player model where it applies) or ``"curve"``:
+            how the default ``leaf`` turns the planner's score into a win probability.
+        leaf: how a playout values the position where the bot's next turn starts
+            (:class:`LeafValue`). None (the default): :class:`HeuristicLeaf` of ``value``.
         block_search: search Block windows (both answers played out on the same deals,
             :meth:`decide_block`); False answers them by the heuristic's rule alone.
         race: drop, from the eighth deal on, candidates a standard error or more behind
@@ -403,6 +412,7 @@ class IsmctsBot:
         inference: bool = False,
         work_limit: int | None = None,
         value: str = "learned",
+        leaf: LeafValue | None = None,
         block_search: bool = True,
         race: bool | None = None,
     ) -> None:
@@ -422,9 +432,8 @@ class IsmctsBot:
         self.work_limit = work_limit
         self.block_search = block_search
         self.race = race
-        if value not in ("learned", "curve"):
-            raise ValueError("value must be 'learned' or 'curve'")
         self.value = value
+        self.leaf: LeafValue = HeuristicLeaf(value) if leaf is None else leaf
         self._pending: list[int] = []
         self._expected: list[tuple[object, ...]] = []
         self._constraint: _Constraint | None = None
@@ -494,12 +503,7 @@ class IsmctsBot:
         self._pending = list(plan)
         self._expected = []
         for action_id in plan[:-1]:
-            before = len(state.hands[seat])
-            action = actions[action_id]
-            apply_in_place(state, seat, action, checked=False)
-            _pass_all(state)
-            kept = action.from_discard or action.type == ActionType.STEAL_CARD
-            if len(state.hands[seat]) > before - (0 if kept else 1):
+            if _play_unblocked(state, seat, actions[action_id]):
                 break  # a draw (R18): search again then
             self._expected.append(_signature(state, seat))
         del self._pending[len(self._expected) + 1 :]
@@ -519,14 +523,12 @@ class IsmctsBot:
         assert view.seat is not None
         seat = view.seat
         evaluator = Evaluator.from_view(view)
-        curve = _curve(view.settings.player_count)
         answers = (rule, not rule)  # the rule's answer first: it stands unless beaten
 
         def playout(deal: State, blocks: bool) -> tuple[float, int]:
             state = deal.clone()
-            kind = ActionType.BLOCK if blocks else ActionType.PASS
-            apply_in_place(state, seat, Action(kind), checked=False)
-            return self._to_next_turn(state, seat=seat, evaluator=evaluator, curve=curve, played=0)
+            apply_in_place(state, seat, _BLOCK if blocks else _PASS, checked=False)
+            return self._to_next_turn(state, seat=seat, evaluator=evaluator, played=0)
 
         values, _ = self._sample(view, None, answers, playout, race=False)
         by_answer = dict(zip(answers, values, strict=True))
@@ -546,12 +548,9 @@ class IsmctsBot:
         plans = _enumerate_plans(first, seat, actions, evaluator)[:count]
         if len(plans) == 1 or plans[0].score >= _SURE_WIN:
             return Search([PlanStats(plan.ids, plan.score, []) for plan in plans], 0, 0)
-        curve = _curve(settings.player_count)
 
         def playout(deal: State, plan: _Plan) -> tuple[float, int]:
-            return self._playout(
-                deal, seat=seat, plan=plan, actions=actions, evaluator=evaluator, curve=curve
-            )
+            return self._playout(deal, seat=seat, plan=plan, actions=actions, evaluator=evaluator)
 
         race = default_race(settings.player_count) if self.race is None else self.race
         values, done = self._sample(view, first, plans, playout, race=race)
@@ -640,7 +639,6 @@ class IsmctsBot:
         plan: _Plan,
         actions: Sequence[Action],
         evaluator: Evaluator,
-        curve: tuple[float, float],
     ) -> tuple[float, int]:
         """Play ``plan`` and the opponents' turns on ``deal``; value the next turn.
 
@@ -661,9 +659,7 @@ class IsmctsBot:
         if not state.is_over and state.current == seat and state.turn_count == turn:
             played += _finish_turn(state, seat, Planner(evaluator, seat, state.settings))
         work += evaluator.calls
-        value, nodes = self._to_next_turn(
-            state, seat=seat, evaluator=evaluator, curve=curve, played=played
-        )
+        value, nodes = self._to_next_turn(state, seat=seat, evaluator=evaluator, played=played)
         return value, work + nodes
 
     def _to_next_turn(
@@ -672,12 +668,11 @@ class IsmctsBot:
         *,
         seat: int,
         evaluator: Evaluator,
-        curve: tuple[float, float],
         played: int,
     ) -> tuple[float, int]:
         """Play every other seat's turn on ``state`` (changed in place) up to the start of
-        ``seat``'s next one and value it there; ``played``: the cards ``seat`` laid in
-        the turn just played (credited as the planner credits them).
+        ``seat``'s next one and value it there (by :attr:`leaf`); ``played``: the cards
+        ``seat`` laid in the turn just played.
 
         Returns the value and the positions scored on the way (the work)."""
         work = -evaluator.calls
@@ -712,13 +707,40 @@ class IsmctsBot:
             if result.winner is None:
                 return 1.0 / state.player_count, work
             return (1.0 if result.winner == seat else 0.0), work
-        mine = Planner(evaluator, seat, state.settings, node_budget=_PLANNER_NODES)
-        score = mine.search(state, 0) + PLAYED_CREDIT * played
-        return self._leaf_value(state, seat, score, curve), work + evaluator.calls
+        value = self.leaf(state, seat, evaluator, played)
+        return value, work + evaluator.calls
 
-    def _leaf_value(
-        self, state: State, seat: int, score: float, curve: tuple[float, float]
-    ) -> float:
+
+class LeafValue(Protocol):
+    """How an ISMCTS playout values a running position where the searching seat's turn
+    starts: its probability of winning, from 0 to 1."""
+
+    def __call__(self, state: State, seat: int, evaluator: Evaluator, played: int) -> float:
+        """Value ``state`` for ``seat``. ``evaluator`` scores positions from the bot's
+        own view (its calls are the search's work); ``played``: the cards ``seat`` laid
+        in the turn it played in this playout."""
+        ...
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class HeuristicLeaf:
+    """The default :class:`LeafValue`: the best score the heuristic planner finds for
+    the turn (with the planner's credit for the cards laid in the turn before), as a
+    win probability: the learned two-player model (:func:`leaf_features`) where it
+    applies and ``value`` is ``"learned"``, else a logistic curve of the score."""
+
+    value: str = "learned"
+
+    def __post_init__(self) -> None:
+        if self.value not in ("learned", "curve"):
+            raise ValueError("value must be 'learned' or 'curve'")
+
+    def __call__(self, state: State, seat: int, evaluator: Evaluator, played: int) -> float:
+        planner = Planner(evaluator, seat, state.settings, node_budget=_PLANNER_NODES)
+        score = planner.search(state, 0) + PLAYED_CREDIT * played
+        return self.probability(state, seat, score)
+
+    def probability(self, state: State, seat: int, score: float) -> float:
         """The win probability of ``seat`` at the start of its turn in ``state``, from
         the planner's ``score``: the learned model where one applies, else the curve."""
         settings = state.settings
@@ -731,7 +753,7 @@ class IsmctsBot:
             features = leaf_features(state, seat, score)
             logit = math.fsum(w * x for w, x in zip(_LEARNED_2P, features, strict=True))
         else:
-            offset, scale = curve
+            offset, scale = _curve(settings.player_count)
             logit = (score + offset) / scale
         return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, logit))))
 
@@ -777,19 +799,19 @@ def leaf_features(state: State, seat: int, score: float) -> list[float]:
     indicator per count 1-5), and the cards in hand the score undervalues (Blocks count
     again when the opponent needs two chips or fewer)."""
     settings = state.settings
-    need = min(max(chips_needed(state.chips[seat], settings), 1), 5)
-    other = min(max(chips_needed(state.chips[1 - seat], settings), 1), 5)
+    need = min(max(chips_needed(settings, state.chips[seat]), 1), 5)
+    other = min(max(chips_needed(settings, state.chips[1 - seat]), 1), 5)
     wilds = blocks = steals = skips = 0
     for card in state.hands[seat]:
         kind = CARD_KIND[card]
-        if kind < 12:
-            wilds += kind % 6 == 5
-        elif kind == Kind.BLOCK:
+        if kind == Kind.BLOCK:
             blocks += 1
         elif kind == Kind.SCHIP:
             steals += 1
         elif kind == Kind.SKIP:
             skips += 1
+        elif kind_rank(kind) == 0:
+            wilds += 1
     return [
         1.0,
         max(-3000.0, min(0.0, score)) / 1000.0,

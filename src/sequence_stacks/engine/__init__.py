@@ -47,6 +47,7 @@ from .errors import (
     SettingsError,
 )
 from .events import DrawReason, Event, describe_event, event_for, event_to_dict
+from .legality import chips_needed, hand_has, meets_win_condition
 from .position import position_digest, position_from_dict, position_to_dict
 from .record import GameRecord, Replay
 from .resample import resample
@@ -60,6 +61,7 @@ from .rules import (
     legal_action_mask,
     legal_actions,
     new_game,
+    pass_window,
 )
 from .settings import OPTION_RULES, Settings
 from .state import EndReason, Phase, Result, State
@@ -108,10 +110,12 @@ __all__ = [
     "card_from_text",
     "card_text",
     "check",
+    "chips_needed",
     "deck_for",
     "describe_event",
     "event_for",
     "event_to_dict",
+    "hand_has",
     "is_legal",
     "kind_colour",
     "kind_from_text",
@@ -120,9 +124,11 @@ __all__ = [
     "legal_action_ids",
     "legal_action_mask",
     "legal_actions",
+    "meets_win_condition",
     "new_game",
     "observe",
     "parse_action",
+    "pass_window",
     "position_digest",
     "position_from_dict",
     "position_to_dict",

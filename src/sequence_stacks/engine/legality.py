@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .actions import (
     BLOCK_ID,
     END_ID,
@@ -30,6 +32,7 @@ from .state import BLOCK_WINDOW, PLAYING, State
 __all__ = [
     "check_fields",
     "check_play_phase",
+    "chips_needed",
     "hand_has",
     "legal_ids_for",
     "meets_win_condition",
@@ -197,13 +200,22 @@ def _check_steal_chip(state: State, seat: int, action: Action) -> None:
 def _would_win(state: State, seat: int, colour: int) -> bool:
     """R28: would taking one more chip of ``colour`` make ``seat`` win?"""
     blue, red = state.chips[seat]
-    return meets_win_condition(state.settings, blue + (colour == 0), red + (colour == 1))
+    return meets_win_condition(state.settings, (blue + (colour == 0), red + (colour == 1)))
 
 
-def meets_win_condition(settings: Settings, blue: int, red: int) -> bool:
-    """R31: at least ``chips_to_win`` chips with ``min_each_colour`` of each colour."""
+def chips_needed(settings: Settings, chips: Sequence[int]) -> int:
+    """R31: how many more chips a seat holding ``chips`` (blue, red) needs to win:
+    ``chips_to_win`` in all, at least ``min_each_colour`` of each; 0 when it has won."""
+    blue, red = chips[0], chips[1]
     least = settings.min_each_colour
-    return blue + red >= settings.chips_to_win and blue >= least and red >= least
+    short = (least - blue if blue < least else 0) + (least - red if red < least else 0)
+    total = settings.chips_to_win - blue - red
+    return total if total > short else short
+
+
+def meets_win_condition(settings: Settings, chips: Sequence[int]) -> bool:
+    """R31: does a seat holding ``chips`` (blue, red) win?"""
+    return chips_needed(settings, chips) == 0
 
 
 def hand_has(state: State, seat: int, kind: int) -> bool:

@@ -67,6 +67,7 @@ __all__ = [
     "legal_action_mask",
     "legal_actions",
     "new_game",
+    "pass_window",
 ]
 
 Events = list[Event] | None
@@ -372,6 +373,13 @@ def _open_window(state: State, completer: int, slot: int, ev: Events) -> None:
         ev.append(BlockWindowOpened(completer, colour, slot - colour * per_colour, tuple(asked)))
 
 
+def pass_window(state: State) -> None:
+    """Answer an open Block window with a pass from every asked seat, in turn order, in
+    place (R29): how a search plans its own turn. Does nothing when no window is open."""
+    while state.phase is BLOCK_WINDOW:
+        _answer_window(state, state.window_pending[0], False, None)
+
+
 def _answer_window(state: State, seat: int, blocked: bool, ev: Events) -> None:
     state.window_pending.remove(seat)
     state.window_answers[seat] = BLOCKED if blocked else PASSED
@@ -430,8 +438,7 @@ def _take_chip(state: State, seat: int, colour: int, ev: Events) -> bool:
 
 def _has_won(state: State, seat: int) -> bool:
     """R31: does ``seat`` hold enough chips of each colour to win?"""
-    blue, red = state.chips[seat]
-    return meets_win_condition(state.settings, blue, red)
+    return meets_win_condition(state.settings, state.chips[seat])
 
 
 def _end_game(state: State, reason: EndReason, winner: int | None, ev: Events) -> None:

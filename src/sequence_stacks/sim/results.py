@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import csv
 import importlib.util
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -174,8 +174,3 @@ def write_parquet(path: Path, rows: Sequence[Mapping[str, Any]]) -> None:
     columns = {name: [row[name] for row in rows] for name in COLUMNS}
     path.parent.mkdir(parents=True, exist_ok=True)
     pq.write_table(pa.table(columns, schema=schema), path)
-
-
-def sorted_rows(rows: Iterable[Row]) -> Iterator[Row]:
-    """Rows in a stable order: by config id, then game index."""
-    yield from sorted(rows, key=row_key)
