@@ -369,6 +369,9 @@ def test_spectator_cannot_see_a_hand(client: TestClient) -> None:
         assert all(e["cards"] == [] for e in drawn)
         mine = ann.wait_for(lambda f: f["type"] == "update" and f["op"] == "start")
         assert [len(e["cards"]) for e in mine["events"] if e["type"] == "CardsDrawn"] == [5, 0]
+        # Events are fields only: no English sentence rides along (#13, STYLE 14-15).
+        assert all("text" not in e for e in frame["events"] + mine["events"])
+        assert {e["reason"] for e in drawn} == {"deal"}
 
 
 def test_presence_is_broadcast(client: TestClient) -> None:

@@ -14,10 +14,10 @@ from sequence_stacks.engine import (
     RecordError,
     Replay,
     State,
-    describe_event,
     event_for,
     position_digest,
 )
+from sequence_stacks.i18n import event_line, render
 
 from .common import CliError, make_console, read_json, source_name, styled
 
@@ -70,9 +70,13 @@ def _action_text(actor: int, action: Action, seat: int | None) -> str:
 def _print_events(console: Console, events: list[Event], seat: int | None) -> None:
     for event in events:
         shown = event if seat is None else event_for(event, seat)
-        line = describe_event(shown)
+        line = event_line(shown, _player)
         if line:
             console.print(styled(f"    {line}"))
+
+
+def _player(seat: int) -> str:
+    return render("seat.numbered", number=seat)
 
 
 def _ok_line(record: GameRecord, final: State) -> str:

@@ -46,7 +46,7 @@ from .errors import (
     RecordError,
     SettingsError,
 )
-from .events import DrawReason, Event, describe_event, event_for, event_to_dict
+from .events import DrawReason, Event, event_for, event_to_dict
 from .legality import chips_needed, hand_has, meets_win_condition
 from .position import position_digest, position_from_dict, position_to_dict
 from .record import GameRecord, Replay
@@ -112,7 +112,6 @@ __all__ = [
     "check",
     "chips_needed",
     "deck_for",
-    "describe_event",
     "event_for",
     "event_to_dict",
     "hand_has",

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from typing import Any, Final
+from typing import Any
 
-from .cards import COLOUR_NAMES, card_text
 from .state import EndReason
 
 __all__ = [
@@ -33,7 +32,6 @@ __all__ = [
     "TurnEnded",
     "TurnSkipped",
     "TurnStarted",
-    "describe_event",
     "event_for",
     "event_to_dict",
 ]
@@ -249,79 +247,3 @@ def event_to_dict(event: Event) -> dict[str, Any]:
             value = value.value
         data[field.name] = value
     return data
-
-
-_REASONS: Final = {
-    DrawReason.DEAL: "was dealt",
-    DrawReason.REFILL: "drew",
-    DrawReason.EMPTY_HAND: "emptied the hand and drew",
-}
-
-
-def _player(seat: int) -> str:
-    return f"Player {seat}"
-
-
-def _from(from_discard: bool) -> str:
-    return " from the discard pile" if from_discard else ""
-
-
-def describe_event(event: Event) -> str:  # noqa: PLR0911 - one short sentence per event type
-    """Return one plain-language sentence for a game log."""
-    if isinstance(event, TurnStarted):
-        return f"{_player(event.seat)}'s turn (turn {event.turn_number})."
-    if isinstance(event, TurnSkipped):
-        return f"{_player(event.seat)} is skipped."
-    if isinstance(event, Reshuffled):
-        return f"The pool ({event.card_count} cards) is shuffled into a new draw pile."
-    if isinstance(event, CardsDrawn):
-        shown = f": {', '.join(map(card_text, event.cards))}" if event.cards else ""
-        plural = "card" if event.count == 1 else "cards"
-        return f"{_player(event.seat)} {_REASONS[event.reason]} {event.count} {plural}{shown}."
-    if isinstance(event, CardPlayed):
-        where = f"{COLOUR_NAMES[event.colour]} pile {event.pile + 1}"
-        return (
-            f"{_player(event.seat)} plays {card_text(event.card)}{_from(event.from_discard)} "
-            f"on {where} (now {event.pile_count})."
-        )
-    if isinstance(event, SkipPlayed | ReversePlayed):
-        name = "a Skip" if isinstance(event, SkipPlayed) else "a Reverse"
-        return f"{_player(event.seat)} plays {name}{_from(event.from_discard)}."
-    if isinstance(event, CardStolen):
-        return (
-            f"{_player(event.seat)} steals {card_text(event.stolen)} from "
-            f"{_player(event.victim)}'s discard pile."
-        )
-    if isinstance(event, ChipStolen):
-        colour = COLOUR_NAMES[event.colour]
-        return f"{_player(event.seat)} steals a {colour} chip from {_player(event.victim)}."
-    return _describe_late(event)
-
-
-def _describe_late(event: Event) -> str:  # noqa: PLR0911 - one short sentence per event type
-    if isinstance(event, BlockWindowOpened):
-        colour = COLOUR_NAMES[event.colour]
-        return f"{_player(event.completer)} completes a {colour} sequence; opponents may block."
-    if isinstance(event, BlockAnswered):
-        answer = {None: "answers", True: "answers block", False: "answers pass"}[event.blocked]
-        return f"{_player(event.seat)} {answer}."
-    if isinstance(event, PileBlocked):
-        return (
-            f"{_player(event.blocker)} blocks! The {COLOUR_NAMES[event.colour]} sequence is lost."
-        )
-    if isinstance(event, PileCompleted):
-        return f"The {COLOUR_NAMES[event.colour]} sequence goes to the pool."
-    if isinstance(event, ChipTaken):
-        colour = COLOUR_NAMES[event.colour]
-        if event.taken:
-            return f"{_player(event.seat)} takes a {colour} chip."
-        return f"No {colour} chip is left in the supply for {_player(event.seat)}."
-    if isinstance(event, Discarded):
-        return f"{_player(event.seat)} discards {card_text(event.card)}."
-    if isinstance(event, TurnEnded):
-        return "" if event.discarded else f"{_player(event.seat)} ends the turn with no cards."
-    if isinstance(event, GameEnded):
-        if event.winner is not None:
-            return f"{_player(event.winner)} wins!"
-        return f"The game ends with no winner ({event.reason.replace('_', ' ')})."
-    raise TypeError(f"not an event: {event!r}")

@@ -44,7 +44,6 @@ from sequence_stacks.engine import (
     View,
     action_space,
     apply_in_place,
-    describe_event,
     event_for,
     legal_action_ids,
     new_game,
@@ -53,7 +52,7 @@ from sequence_stacks.engine import (
 )
 
 from .encoding import ObservationEncoder, encoder_for
-from .text import view_text
+from .text import event_text, view_text
 
 __all__ = [
     "GAME_NAME",
@@ -160,8 +159,8 @@ class _Trail:
     def add(self, events: list[Event]) -> None:
         """Append events, each with its public (redacted) text (R35, R36)."""
         for event in events:
-            full = describe_event(event)
-            public = describe_event(event_for(event, None))
+            full = event_text(event)
+            public = event_text(event_for(event, None))
             owner = -1 if public == full else int(getattr(event, "seat", -1))
             self.entries.append((owner, full, public))
 

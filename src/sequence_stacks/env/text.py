@@ -1,12 +1,45 @@
-"""Plain-text tables of a view, for the adapters' ``ansi`` renders and OpenSpiel strings."""
+"""Plain text of views and events for researchers: the adapters' ``ansi`` renders and
+OpenSpiel's observation and information-state strings.
+
+These are developer-facing English with card notation (``B3#20``), stable for tools that
+read them; what players read comes from the message catalog (``sequence_stacks.i18n``).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
-from sequence_stacks.engine import CARD_KIND, COLOUR_NAMES, View, kind_text
+from sequence_stacks.engine import (
+    CARD_KIND,
+    COLOUR_NAMES,
+    DrawReason,
+    Event,
+    View,
+    card_text,
+    kind_text,
+)
+from sequence_stacks.engine.events import (
+    BlockAnswered,
+    BlockWindowOpened,
+    CardPlayed,
+    CardsDrawn,
+    CardStolen,
+    ChipStolen,
+    ChipTaken,
+    Discarded,
+    GameEnded,
+    PileBlocked,
+    PileCompleted,
+    Reshuffled,
+    ReversePlayed,
+    SkipPlayed,
+    TurnEnded,
+    TurnSkipped,
+    TurnStarted,
+)
 
-__all__ = ["view_text"]
+__all__ = ["event_text", "view_text"]
 
 
 def _kinds(cards: Sequence[int]) -> str:
@@ -50,3 +83,79 @@ def view_text(view: View) -> str:
     if view.result is not None:
         lines.append(f"over: {view.result.reason}, winner {view.result.winner}")
     return "\n".join(lines)
+
+
+_DRAWN: Final = {
+    DrawReason.DEAL: "was dealt",
+    DrawReason.REFILL: "drew",
+    DrawReason.EMPTY_HAND: "emptied the hand and drew",
+}
+
+
+def _player(seat: int) -> str:
+    return f"Player {seat}"
+
+
+def _from(from_discard: bool) -> str:
+    return " from the discard pile" if from_discard else ""
+
+
+def event_text(event: Event) -> str:  # noqa: PLR0911 - one short sentence per event type
+    """One sentence for an event, cards in notation (empty for an ordinary end of turn)."""
+    if isinstance(event, TurnStarted):
+        return f"{_player(event.seat)}'s turn (turn {event.turn_number})."
+    if isinstance(event, TurnSkipped):
+        return f"{_player(event.seat)} is skipped."
+    if isinstance(event, Reshuffled):
+        return f"The pool ({event.card_count} cards) is shuffled into a new draw pile."
+    if isinstance(event, CardsDrawn):
+        shown = f": {', '.join(map(card_text, event.cards))}" if event.cards else ""
+        plural = "card" if event.count == 1 else "cards"
+        return f"{_player(event.seat)} {_DRAWN[event.reason]} {event.count} {plural}{shown}."
+    if isinstance(event, CardPlayed):
+        where = f"{COLOUR_NAMES[event.colour]} pile {event.pile + 1}"
+        return (
+            f"{_player(event.seat)} plays {card_text(event.card)}{_from(event.from_discard)} "
+            f"on {where} (now {event.pile_count})."
+        )
+    if isinstance(event, SkipPlayed | ReversePlayed):
+        name = "a Skip" if isinstance(event, SkipPlayed) else "a Reverse"
+        return f"{_player(event.seat)} plays {name}{_from(event.from_discard)}."
+    if isinstance(event, CardStolen):
+        return (
+            f"{_player(event.seat)} steals {card_text(event.stolen)} from "
+            f"{_player(event.victim)}'s discard pile."
+        )
+    if isinstance(event, ChipStolen):
+        colour = COLOUR_NAMES[event.colour]
+        return f"{_player(event.seat)} steals a {colour} chip from {_player(event.victim)}."
+    return _late_event_text(event)
+
+
+def _late_event_text(event: Event) -> str:  # noqa: PLR0911 - one short sentence per event type
+    if isinstance(event, BlockWindowOpened):
+        colour = COLOUR_NAMES[event.colour]
+        return f"{_player(event.completer)} completes a {colour} sequence; opponents may block."
+    if isinstance(event, BlockAnswered):
+        answer = {None: "answers", True: "answers block", False: "answers pass"}[event.blocked]
+        return f"{_player(event.seat)} {answer}."
+    if isinstance(event, PileBlocked):
+        return (
+            f"{_player(event.blocker)} blocks! The {COLOUR_NAMES[event.colour]} sequence is lost."
+        )
+    if isinstance(event, PileCompleted):
+        return f"The {COLOUR_NAMES[event.colour]} sequence goes to the pool."
+    if isinstance(event, ChipTaken):
+        colour = COLOUR_NAMES[event.colour]
+        if event.taken:
+            return f"{_player(event.seat)} takes a {colour} chip."
+        return f"No {colour} chip is left in the supply for {_player(event.seat)}."
+    if isinstance(event, Discarded):
+        return f"{_player(event.seat)} discards {card_text(event.card)}."
+    if isinstance(event, TurnEnded):
+        return "" if event.discarded else f"{_player(event.seat)} ends the turn with no cards."
+    if isinstance(event, GameEnded):
+        if event.winner is not None:
+            return f"{_player(event.winner)} wins!"
+        return f"The game ends with no winner ({event.reason.replace('_', ' ')})."
+    raise TypeError(f"not an event: {event!r}")

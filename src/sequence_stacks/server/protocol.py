@@ -21,7 +21,6 @@ from sequence_stacks.engine import (
     Settings,
     View,
     action_space,
-    describe_event,
     event_for,
     event_to_dict,
     observe,
@@ -203,9 +202,7 @@ def entry_dict(entry: Entry, viewer: int | None, *, full: bool = False) -> dict[
     events = []
     for event in entry.events:
         mine = event if full else event_for(event, viewer)
-        data = event_to_dict(mine)
-        data["text"] = describe_event(mine)
-        events.append(data)
+        events.append(event_to_dict(mine))
     return {
         "version": entry.version,
         "op": entry.op.value,
