@@ -27,7 +27,7 @@ def _catalog(language: str) -> Catalog:
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_every_message_is_translated_and_nothing_is_fuzzy(language: str) -> None:
     catalog = _catalog(language)
-    entries = {entry.context: entry for entry in catalog if entry.id}
+    entries = {entry.context or "": entry for entry in catalog if entry.id}
     assert set(entries) == set(MESSAGES), "run ./scripts/i18n extract && ./scripts/i18n update"
     problems = []
     for key, entry in entries.items():
@@ -53,7 +53,7 @@ def test_placeholders_are_the_english_ones(language: str) -> None:
         expected = placeholders(message.text) | placeholders(message.plural or "")
         strings = entry.string if isinstance(entry.string, tuple) else (entry.string,)
         for index, text in enumerate(strings):
-            found = placeholders(text)
+            found = placeholders(str(text))
             # A form for exactly one thing may leave its count out ("one card").
             allowed = {expected, expected - {message.count or ""}}
             if found not in allowed:
