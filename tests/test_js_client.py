@@ -33,7 +33,15 @@ from sequence_stacks.engine import (
 )
 from sequence_stacks.engine.catalog import catalog
 from sequence_stacks.engine.events import GameEnded
-from sequence_stacks.i18n import event_line, event_message, messages_json, render
+from sequence_stacks.i18n import (
+    MESSAGES,
+    event_line,
+    event_message,
+    messages_json,
+    placeholders,
+    render,
+    words,
+)
 from sequence_stacks.server.app import STATIC_DIR
 from sequence_stacks.server.entries import Op
 
@@ -151,6 +159,23 @@ def entry_samples() -> list[dict[str, Any]]:
     return samples
 
 
+def refusal_samples() -> list[dict[str, Any]]:
+    """Every illegal.* message with arguments of each kind it takes (a seat, a card
+    kind, a pile, a colour, numbers), and the line Python renders for it."""
+    values = {"player": 1, "victim": 2, "kind": 14, "pile": [1, 0], "colour": 0}
+    samples = []
+    for key, message in MESSAGES.items():
+        if not key.startswith("illegal."):
+            continue
+        names = placeholders(message.text) | placeholders(message.plural or "")
+        args = {name: values.get(name, 3) for name in sorted(names)}
+        python_args = {k: tuple(v) if isinstance(v, list) else v for k, v in args.items()}
+        reason = render(key, **words(python_args, lambda seat: f"Player {seat + 1}"))
+        expected = render("refused.with_rule", reason=reason, rule="R37")
+        samples.append({"detail": {"key": key, "args": args}, "expected": expected})
+    return samples
+
+
 def write_fixtures(directory: Path) -> None:
     """The four JSON files tests/js reads, and the static client's scripts as an ES
     module package (a copy beside a ``{"type": "module"}`` package.json: Node before
@@ -165,6 +190,7 @@ def write_fixtures(directory: Path) -> None:
         "catalog.json": catalog(),
         "events.json": event_samples(),
         "entries.json": entry_samples(),
+        "refusals.json": refusal_samples(),
     }
     for name, data in files.items():
         (directory / name).write_text(json.dumps(data, ensure_ascii=False, indent=1))

@@ -121,6 +121,15 @@ describe("the static client's messages", () => {
 });
 
 describe("refusals", () => {
+  test("an illegal action's detail renders as Python renders it, for every illegal.* message", () => {
+    const samples = fixture("refusals.json");
+    assert.ok(samples.length >= 20);
+    const player = (seat) => `Player ${seat + 1}`;
+    for (const { detail, expected } of samples) {
+      assert.equal(refusalLine({ code: "illegal", rule: "R37", detail }, player), expected, detail.key);
+    }
+  });
+
   test("every code the messages name renders, with the rule around it", () => {
     const codes = Object.keys(messages).filter((key) => key.startsWith("refused.") && key !== "refused.with_rule");
     for (const key of codes) {

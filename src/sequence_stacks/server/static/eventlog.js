@@ -118,6 +118,7 @@ export function words(args, player) {
     if (value === null || value === undefined) continue;
     if (name === "player" || name === "victim") out[name] = player(value);
     else if (name === "card") out[name] = cardName(value);
+    else if (name === "kind") out[name] = kindName(value);
     else if (name === "cards") out[name] = value.map(cardName).join(t("list.separator"));
     else if (name === "pile") out[name] = pileName(value[0], value[1]);
     else if (name === "colour") out[name] = colourName(value);
