@@ -66,7 +66,8 @@ def test_board_lines_say_everything_in_words() -> None:
 def test_refusals_and_mistakes_are_explained(tmp_path: Path) -> None:
     session = make_session(players=2, seed=3)
     out = _run(session, "end\n99\nB9\nSKIP>p1\nhelp\nrules\nboard\nlog\nmoves\nquit\n", tmp_path)
-    assert "Refused (R19): you still hold cards" in out
+    assert "Refused (R19): You still hold cards: end the turn by discarding one." in out
+    assert "one.." not in out  # the reason's own full stop gives way to the wrapper's
     assert "There is no move 99" in out
     assert "Not understood: cannot read action 'B9'" in out
     assert "COMMANDS" in out

@@ -35,7 +35,7 @@ from .screens import (
     SummaryScreen,
     speak_bindings,
 )
-from .session import GameSession
+from .session import GameSession, refusal_text
 from .widgets import (
     HandPanel,
     PilesPanel,
@@ -379,7 +379,7 @@ class PlayApp(App[int]):
         try:
             self.session.submit(seat, action)
         except IllegalActionError as error:
-            return render("term.refused", rule=error.rule_id, reason=error.reason)
+            return refusal_text(error)
         return None
 
     # --- bots -----------------------------------------------------------------------

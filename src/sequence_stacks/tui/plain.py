@@ -31,7 +31,7 @@ from .present import (
     direction_words,
     pile_words,
 )
-from .session import GameSession
+from .session import GameSession, refusal_text
 
 __all__ = ["PlainGame", "board_lines", "summary_lines"]
 
@@ -308,7 +308,7 @@ class PlainGame:
         try:
             self.session.submit(seat, action)
         except IllegalActionError as error:
-            self.say(render("term.refused", rule=error.rule_id, reason=error.reason))
+            self.say(refusal_text(error))
             return False
         words = action_words(action, before)
         self.say(render("term.plain.you_did", action=words, notation=str(action)))

@@ -15,13 +15,14 @@ import dataclasses
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from sequence_stacks.engine import (
     Action,
     ActionSpace,
     Event,
     GameRecord,
+    IllegalActionError,
     RecordError,
     Replay,
     Result,
@@ -34,7 +35,7 @@ from sequence_stacks.engine import (
     observe,
     position_digest,
 )
-from sequence_stacks.i18n import event_line, render
+from sequence_stacks.i18n import event_line, render, words
 
 __all__ = ["HUMAN", "BotPlayer", "GameSession", "SeatSpec", "load_record", "seats_from_record"]
 
@@ -225,6 +226,18 @@ class GameSession:
 def _lines(events: Sequence[Event], seat: int | None) -> list[str]:
     lines = (event_line(event_for(event, seat), player_name) for event in events)
     return [line for line in lines if line]
+
+
+def refusal_text(error: IllegalActionError) -> str:
+    """Why the engine refused an action, in the reader's language: its ``illegal.<code>``
+    message filled from the error's data, inside ``term.refused`` with the rule id.
+    The reason's own full stop goes: the wrapper ends the sentence (R37)."""
+    reason = render(f"illegal.{error.code}", **words(error.params, player_name))
+    return render("term.refused", rule=error.rule_id, reason=reason.rstrip(_FULL_STOPS))
+
+
+# The mark that ends a sentence in the six languages.
+_FULL_STOPS: Final = ".\u0964\u0589\u3002"  # Latin, danda, Armenian full stop, ideographic
 
 
 def player_name(seat: int) -> str:
