@@ -395,3 +395,66 @@ def test_no_untranslated_english_on_screen(language: str) -> None:
     assert not untranslated, (
         f"{len(untranslated)} English messages on the {language} pages:\n" + "\n".join(untranslated)
     )
+
+
+def _template_pattern(
+    language: str, key: str, form: int | None = None, **known: str
+) -> re.Pattern[str]:
+    """A message of ``language`` (in the form for the number ``form``) as a pattern: the
+    ``known`` placeholders filled, any other one matching some text."""
+    text = translation(language).text(key, form)
+    parts = re.split(r"(\{[A-Za-z_]+\})", text)
+    pattern = "".join(
+        re.escape(known.get(part[1:-1], "")) or ".+"
+        if part.startswith("{") and part.endswith("}")
+        else re.escape(part)
+        for part in parts
+    )
+    return re.compile(pattern)
+
+
+def test_two_players_of_one_table_read_the_same_game_each_in_their_language(
+    shared_server: ServerProcess, browser: Browser
+) -> None:
+    """The server sends data, never a sentence: Korean and Hindi players at one table
+    see the same game, each in their own words (#14)."""
+    korean = Reader(browser, "ko", shared_server)
+    hindi = Reader(browser, "hi", shared_server)
+    try:
+        korean.goto("/")
+        page = korean.page
+        page.select_option("select[name=players]", "3")
+        page.click("#create button[type=submit]")
+        page.wait_for_url("**/t/*")
+        table_path = page.url.removeprefix(shared_server.url).split("?")[0]
+        korean.words_filled()
+        page.fill("#join-name", "Ann")
+        page.click("#join button")
+        page.wait_for_selector("#start:not([hidden])")
+        hindi.goto(table_path)
+        hindi.page.fill("#join-name", "Bob")
+        hindi.page.click("#join button")
+        hindi.page.wait_for_selector("#start:not([hidden])")
+        page.click("#start")
+        for reader in (korean, hindi):
+            reader.page.wait_for_selector("#board:not([hidden])")
+            reader.page.wait_for_function("document.querySelectorAll('#log li').length >= 4")
+        facts = "() => { const u = window.sequenceStacks.ui; return [u.table.game,"
+        facts += " u.view.current, u.view.draw_size, u.view.hand_sizes]; }"
+        assert korean.page.evaluate(facts) == hindi.page.evaluate(facts)
+        lines = {
+            reader.language: reader.page.locator("#log li").all_inner_texts()
+            for reader in (korean, hindi)
+        }
+        for language, shown in lines.items():
+            reader = korean if language == "ko" else hindi
+            assert reader.page.evaluate("document.documentElement.lang") == language
+            turn = _template_pattern(language, "log.TurnStarted", turn="1")
+            dealt = _template_pattern(language, "log.CardsDrawn.deal", 5, count="5")
+            assert any(turn.fullmatch(line) for line in shown), (language, shown)
+            assert any(dealt.fullmatch(line) for line in shown), (language, shown)
+        assert set(lines["ko"]).isdisjoint(lines["hi"])  # the same events, other words
+    finally:
+        korean.context.close()
+        hindi.context.close()
+    assert not korean.problems + hindi.problems
