@@ -11,6 +11,7 @@ import pytest
 from sequence_stacks import __version__
 from sequence_stacks.cli import main
 from sequence_stacks.engine import OPTION_RULES, GameRecord
+from sequence_stacks.i18n import set_language, translation
 
 _COMMANDS = ("watch", "selfplay", "replay", "legal", "apply", "new-position", "rules")
 
@@ -77,6 +78,26 @@ def test_watch_tells_a_game_in_words(capsys: pytest.CaptureFixture[str]) -> None
     assert re.search(r"Player \d wins after \d+ turns|No winner", out)
     assert "┃ Blue ┃ Red ┃ Chips ┃" in out
     assert "(winner)" in out or "No winner" in out
+
+
+@pytest.mark.parametrize("language", ["ko", "hi", "sl"])
+def test_watch_speaks_the_chosen_language(
+    capsys: pytest.CaptureFixture[str], language: str
+) -> None:
+    out = _watch(capsys, "--lang", language)
+    set_language("en")
+    words = translation(language)
+    title = words.text("term.watch.title").split("{")[0].strip()
+    assert title
+    assert title in out
+    assert words.text("term.watch.chips") in out
+    assert "Turn 1" not in out
+    assert "Chips" not in out
+
+
+def test_watch_with_an_unknown_language_is_english(capsys: pytest.CaptureFixture[str]) -> None:
+    out = _watch(capsys, "--lang", "xx")
+    assert out.startswith("Sequence Stacks: 2 players, seed 3")
 
 
 def test_watch_is_reproducible_with_a_seed(capsys: pytest.CaptureFixture[str]) -> None:

@@ -11,6 +11,7 @@ from typing import Final
 from sequence_stacks import __version__
 from sequence_stacks.server import add_serve_parser
 from sequence_stacks.tui import add_play_parser
+from sequence_stacks.tui.command import LANG_HELP
 
 from .common import EXIT_BAD_INPUT, CliError, add_game_options, bot_list, bots_help
 from .games import run_selfplay, run_watch
@@ -93,6 +94,7 @@ def _add_watch(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ),
     )
     add_game_options(parser, seed_help="shuffle seed (default: a random one, printed)")
+    parser.add_argument("--lang", default=None, metavar="CODE", help=LANG_HELP)
     parser.add_argument(
         "--bots",
         type=bot_list,

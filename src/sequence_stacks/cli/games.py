@@ -13,7 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from sequence_stacks.bots import make_bot
-from sequence_stacks.engine import COLOUR_NAMES, Event, State, event_for
+from sequence_stacks.engine import Event, State, event_for
 from sequence_stacks.engine.events import (
     BlockAnswered,
     CardPlayed,
@@ -25,8 +25,9 @@ from sequence_stacks.engine.events import (
     TurnEnded,
     TurnStarted,
 )
-from sequence_stacks.i18n import event_line, render
+from sequence_stacks.i18n import colour_name, event_line, render
 from sequence_stacks.sim import GameRow, Rate, Summary, iter_selfplay, play_game, summarize
+from sequence_stacks.tui.command import choose_language
 
 from .common import CliError, make_console, print_json, settings_from_args, styled, write_json
 
@@ -55,17 +56,17 @@ def run_watch(args: argparse.Namespace) -> int:
     names: list[str] = args.bots
     seat_names = [names[seat % len(names)] for seat in range(settings.player_count)]
     bots = [make_bot(name, seed=seed * 8 + seat) for seat, name in enumerate(seat_names)]
+    choose_language(args.lang)
     console = make_console()
-    console.print(
-        styled(f"Sequence Stacks: {settings.player_count} players, seed {seed}"), style="bold"
-    )
+    title = render("term.watch.title", count=settings.player_count, seed=seed)
+    console.print(styled(title), style="bold")
     for seat, name in enumerate(seat_names):
-        console.print(styled(f"  Player {seat}: {name}"))
+        console.print(styled("  " + render("term.watch.seat", player=_player(seat), bot=name)))
     reveal: bool = args.reveal
 
     def show(event: Event) -> None:
         shown = event if reveal else event_for(event, None)
-        line = event_line(shown, lambda seat: render("seat.numbered", number=seat))
+        line = event_line(shown, _player)
         if isinstance(event, TurnStarted):
             console.print()
         if line:
@@ -82,21 +83,30 @@ def run_watch(args: argparse.Namespace) -> int:
     return 0
 
 
+def _player(seat: int) -> str:
+    return render("seat.numbered", number=seat)
+
+
 def _chips_table(state: State, seat_names: list[str]) -> Table:
     result = state.result
     assert result is not None
+    turns = state.turn_count
     if result.winner is None:
-        title = f"No winner ({result.reason.replace('_', ' ')}) after {state.turn_count} turns"
+        title = render("term.watch.none", reason=render(f"end.{result.reason}"), count=turns)
     else:
-        title = f"Player {result.winner} wins after {state.turn_count} turns"
+        title = render("term.watch.win", player=_player(result.winner), count=turns)
     table = Table(title=title)
-    for header in ("Player", "Bot", *(name.capitalize() for name in COLOUR_NAMES), "Chips"):
-        table.add_column(header, justify="left" if header == "Bot" else "right")
+    colours = [colour_name(colour).capitalize() for colour in (0, 1)]
+    bot_header = render("term.watch.bot")
+    headers = [render("term.watch.player"), bot_header, *colours, render("term.watch.chips")]
+    for header in headers:
+        table.add_column(header, justify="left" if header == bot_header else "right")
     for seat, (blue, red) in enumerate(state.chips):
         winner = seat == result.winner
+        name = seat_names[seat]
         table.add_row(
             str(seat),
-            seat_names[seat] + (" (winner)" if winner else ""),
+            render("term.watch.winner", bot=name) if winner else name,
             f"[blue]{blue}[/]",
             f"[red]{red}[/]",
             str(blue + red),
