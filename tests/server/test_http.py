@@ -49,6 +49,7 @@ def test_create_list_get_and_sit(client: TestClient) -> None:
         "kind": "human",
         "name": "Ann Lee",
         "bot": None,
+        "label": None,  # a person's own name: nothing for clients to word
         "connected": False,
     }
     assert token not in json.dumps(table)
@@ -234,3 +235,23 @@ def test_direct_writes_are_the_same_frames_in_one_write() -> None:
     assert not writer.write(["{}"])
     assert len(protocol.writes) == 1
     assert _DirectWriter.of(print) is None  # any other server: the ASGI path
+
+
+def test_names_the_server_makes_come_as_messages_to_word(client: TestClient) -> None:
+    """A bot's name is data (a message key and its arguments) so each reader's client
+    words it in their language; the English name stays for older clients (#14)."""
+    table_id = create_table(client, {**SHORT_GAME, "player_count": 3})
+    _, token = sit(client, table_id, "Ann")
+    with connect(client, table_id, "ann") as ann:
+        ann.hello(token)
+        ann.reply(ann.command("add_bot", bot="random", seat=2))
+        ann.drain()
+        ann.reply(ann.command("start"))
+        ann.drain()
+        ann.reply(ann.command("leave"))
+        ann.drain()
+    seats = client.get(f"/api/tables/{table_id}").json()["seats"]
+    assert seats[2]["label"] == {"key": "seat.bot", "args": {"bot": "random", "number": 3}}
+    assert seats[2]["name"] == "Random bot 3"
+    assert seats[1]["label"] == {"key": "seat.bot", "args": {"bot": "greedy", "number": 2}}
+    assert seats[0]["label"] == {"key": "seat.stand_in", "args": {"name": "Ann"}}

@@ -104,6 +104,7 @@ def test_a_replaced_player_reconnects_and_plays_their_seat_again(
             "kind": "human",
             "name": "Ann",
             "bot": None,
+            "label": None,
             "connected": False,  # the update precedes her subscription; presence follows
         }
         play_until_over([ann, bob])
@@ -259,7 +260,7 @@ def test_the_log_rebuilds_the_same_seats() -> None:
     table = Table.rebuild(row, storage.entries(table_id))
     seat = table.seats[0]
     assert (seat.kind, seat.name, seat.token_hash) == ("human", "Ann", hash_token(token))
-    assert seat.public() == {"kind": "human", "name": "Ann", "bot": None}
+    assert seat.public() == {"kind": "human", "name": "Ann", "bot": None, "label": None}
 
 
 def test_settings_keep_compression_switchable() -> None:

@@ -81,6 +81,7 @@ def test_an_absent_player_is_replaced_by_a_bot_after_the_grace_period() -> None:
         "kind": "bot",
         "name": "Ann (bot)",
         "bot": FAST.default_bot,
+        "label": {"key": "seat.stand_in", "args": {"name": "Ann"}},
         "connected": False,
     }
     ops = [entry.payload["op"] for entry in storage.entries(table_id)]

@@ -110,10 +110,13 @@ class Seat:
     token_hash: str | None = None
     away_hash: str | None = None
     away_name: str = ""
+    # A name the server made (a bot's), as a message for clients to word in their
+    # reader's language: {"key": "seat.bot", "args": {...}}; None for a person's name.
+    label: dict[str, Any] | None = None
 
     def public(self) -> dict[str, Any]:
         """Return what anyone may know about the seat (never the token hash)."""
-        return {"kind": self.kind, "name": self.name, "bot": self.bot}
+        return {"kind": self.kind, "name": self.name, "bot": self.bot, "label": self.label}
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -378,7 +381,7 @@ class Table:
                 else:
                     self.seats[seat] = Seat()
             case AddBot(seat=seat, bot=bot):
-                self.seats[seat] = Seat(SeatKind.BOT, _bot_name(bot, seat), bot, None)
+                self.seats[seat] = _new_bot(bot, seat)
             case RemoveBot(seat=seat):
                 self.seats[seat] = Seat()
             case Replace(seat=seat, bot=bot):
@@ -395,7 +398,8 @@ class Table:
 
     def _to_bot(self, seat: int, bot: str, *, keep_claim: bool) -> None:
         old = self.seats[seat]
-        self.seats[seat] = Seat(SeatKind.BOT, f"{old.name} (bot)", bot, None)
+        label = {"key": "seat.stand_in", "args": {"name": old.name}}
+        self.seats[seat] = Seat(SeatKind.BOT, f"{old.name} (bot)", bot, None, label=label)
         if keep_claim:
             self.seats[seat].away_hash = old.token_hash
             self.seats[seat].away_name = old.name
@@ -409,7 +413,7 @@ class Table:
     def _start(self, version: int, payload: Start) -> Entry:
         for index, seat in enumerate(self.seats):
             if seat.kind == SeatKind.EMPTY:
-                self.seats[index] = Seat(SeatKind.BOT, _bot_name(payload.bot, index), payload.bot)
+                self.seats[index] = _new_bot(payload.bot, index)
             # A player still away when the next game starts has lost the seat's claim.
             seat.away_hash, seat.away_name = None, ""
         events: list[Event] = []
@@ -436,6 +440,12 @@ def _detail(error: IllegalActionError) -> dict[str, Any]:
     """An engine refusal as the message that tells it: key and data arguments."""
     args = {name: list(v) if isinstance(v, tuple) else v for name, v in error.params.items()}
     return {"key": f"illegal.{error.code.value}", "args": args}
+
+
+def _new_bot(bot: str, seat: int) -> Seat:
+    """A bot the table made, named "Greedy bot 2" and labelled for clients to word."""
+    label = {"key": "seat.bot", "args": {"bot": bot, "number": seat + 1}}
+    return Seat(SeatKind.BOT, _bot_name(bot, seat), bot, None, label=label)
 
 
 def _bot_name(bot: str, seat: int) -> str:

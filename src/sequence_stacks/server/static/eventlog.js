@@ -112,6 +112,23 @@ export function entryMessage(entry) {
  * by `player(seat)`), `card` a card id, `cards` card ids, `pile` [colour, index within
  * the colour], `colour` a colour, `reason` an end reason; numbers stay numbers.
  */
+/** A bot strength in words ("greedy" -> its message), else as it is. */
+export function botName(bot) {
+  return has(`bot.${bot}`) ? t(`bot.${bot}`) : bot;
+}
+
+/**
+ * A seat's name as the reader reads it: a name the server made (a bot's) comes as a
+ * message with its data, worded here; a person's name is theirs.
+ */
+export function seatLabel(seat) {
+  const label = seat?.label;
+  if (!label) return seat?.name ?? "";
+  const args = { ...label.args };
+  if (args.bot !== undefined) args.bot = botName(args.bot);
+  return t(label.key, args);
+}
+
 export function words(args, player) {
   const out = {};
   for (const [name, value] of Object.entries(args)) {

@@ -1,7 +1,7 @@
 // The lobby page: create a table, list public tables. Every word is a message (#13).
 
 import { h } from "./dom.js";
-import { refusalLine } from "./eventlog.js";
+import { refusalLine, seatLabel } from "./eventlog.js";
 import { formatNumber, loadWords, t } from "./messages.js";
 import { setUpPage } from "./pagewords.js";
 
@@ -57,7 +57,10 @@ form.addEventListener("submit", async (event) => {
 
 function seatText(seat) {
   if (seat.kind === "empty") return t("lobby.open_seat");
-  return seat.kind === "bot" ? t("lobby.bot_seat", { name: seat.name }) : seat.name;
+  if (seat.kind !== "bot") return seat.name;
+  // A bot the server named is worded from its label ("Greedy bot 2", "Ann (bot)");
+  // rows stored before labels existed carry only the name.
+  return seat.label ? seatLabel(seat) : t("lobby.bot_seat", { name: seat.name });
 }
 
 function statusText(table, open) {

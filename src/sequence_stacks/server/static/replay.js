@@ -4,7 +4,7 @@
 
 import { cardBack, cardElement, colourClass } from "./cards.js";
 import { h } from "./dom.js";
-import { eventMessage, line, pileName, refusalLine } from "./eventlog.js";
+import { eventMessage, line, pileName, refusalLine, seatLabel } from "./eventlog.js";
 import { loadWords, t } from "./messages.js";
 import { setUpPage } from "./pagewords.js";
 
@@ -39,7 +39,7 @@ async function load(step) {
   }
   if (!names.length) {
     const table = await (await fetch(`/api/tables/${encodeURIComponent(tableId)}`)).json();
-    names = table.seats.map((s) => s.name);
+    names = table.seats.map((s) => seatLabel(s));
   }
   you = data.you;
   total = data.steps;

@@ -6,7 +6,7 @@
 
 import { cardBack, cardElement, colourClass, icon } from "./cards.js";
 import { h } from "./dom.js";
-import { colourName, entryMessage, eventMessage, kindInfo, kindName, kindOf, line, pileName, refusalLine } from "./eventlog.js";
+import { botName, colourName, entryMessage, eventMessage, kindInfo, kindName, kindOf, line, pileName, refusalLine, seatLabel } from "./eventlog.js";
 import { loadWords, t } from "./messages.js";
 import { TableSocket } from "./net.js";
 import { setUpPage } from "./pagewords.js";
@@ -73,7 +73,8 @@ const socket = new TableSocket(tableId, {
 
 /** A seat's display name: the player's, else "Player N". */
 function seatName(seat) {
-  return ui.table?.seats[seat]?.name || t("seat.numbered", { number: seat + 1 });
+  const found = ui.table?.seats[seat];
+  return (found && seatLabel(found)) || t("seat.numbered", { number: seat + 1 });
 }
 
 /** A seat as the board names it: "You" for your own. */
@@ -222,7 +223,7 @@ function renderLobby() {
     if (seated && table.status !== "playing") {
       if (seat.kind === "empty") {
         for (const bot of ui.bots) {
-          const add = button(t("table.add_bot", { bot }), () => socket.command("add_bot", { seat: index, bot }));
+          const add = button(t("table.add_bot", { bot: botName(bot) }), () => socket.command("add_bot", { seat: index, bot }));
           add.className = "small";
           row.append(add);
         }
@@ -245,7 +246,7 @@ function resultText(result) {
 
 /** A seat's badge: its bot, whether its player is online, or empty. */
 function seatBadge(seat) {
-  if (seat.kind === "bot") return t("table.bot_badge", { bot: seat.bot });
+  if (seat.kind === "bot") return t("table.bot_badge", { bot: botName(seat.bot) });
   if (seat.kind === "human") return t(seat.connected ? "table.online" : "table.away");
   return t("table.empty");
 }
