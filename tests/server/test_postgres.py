@@ -29,7 +29,16 @@ from sequence_stacks.server.storage import (
     open_storage,
 )
 
-from .harness import FAST, SHORT_GAME, connect, create_table, play_until_over, sit
+from .harness import (
+    FAST,
+    SHORT_GAME,
+    ClosedError,
+    Player,
+    connect,
+    create_table,
+    play_until_over,
+    sit,
+)
 from .postgres import fresh_schema, server_url
 
 pytestmark = pytest.mark.timeout(120)
@@ -142,35 +151,69 @@ def test_a_server_cut_off_from_its_database_refuses_actions_and_acknowledges_not
     store: PostgresStorage, url: str
 ) -> None:
     """While the database refuses connections, a player's action is refused with
-    ``unavailable`` (never acknowledged nor broadcast); once it is back the table is
+    ``unavailable`` (never acknowledged nor broadcast), or, when the worker notices first
+    that its table lock went with its database session, the table is let go and the
+    socket closed with 1012 (reconnect); once the database is back the table is
     reloaded from the log and the game finishes with a gap-free log."""
     with TestClient(create_app(FAST, storage=store)) as client:
         table_id = create_table(client, {**SHORT_GAME, "player_count": 2})
         _, token = sit(client, table_id, "Ann")
+        acks: list[dict[str, object]] = []
         with connect(client, table_id, "ann") as ann:
             ann.hello(token)
             assert ann.reply(ann.command("start"))["type"] == "ack"
             ann.wait_for(lambda f: f["type"] == "update" and f["op"] == "start")
             with _database_closed(url):
-                choice = None
-                while choice is None:  # the bot may move first: wait for Ann's turn
-                    ann.drain(0.05)
-                    choice = ann.choose()
-                frames_before = len(ann.frames)
-                refused_id = ann.act(choice)
-                answer = ann.reply(refused_id)
-                assert answer["type"] == "refused"
-                assert answer["code"] == "unavailable"
-                assert not any(f["type"] == "update" for f in ann.frames[frames_before:])
-            sync = ann.hello(token)
-            assert sync["type"] == "sync"
-            play_until_over([ann])
-            assert ann.over()
-            acks = [f for f in ann.frames if f["type"] == "ack"]
+                refused_id, _ = _act_while_cut_off(ann)
+            acks += [f for f in ann.frames if f["type"] == "ack"]
+        acks += _finish_as_a_browser_would(client, table_id, token)
         assert refused_id not in {f["id"] for f in acks}
         versions = [entry.version for entry in store.entries(table_id)]
         assert versions == list(range(1, len(versions) + 1))
         assert {f["version"] for f in acks} <= set(versions)
+
+
+def _finish_as_a_browser_would(
+    client: TestClient, table_id: str, token: str
+) -> list[dict[str, object]]:
+    """Reconnect and play to the end, reconnecting again when the worker closes the
+    socket with 1012 (it let the table go and takes it back: browsers do the same);
+    return the acks received."""
+    acks: list[dict[str, object]] = []
+    for attempt in range(10):
+        with connect(client, table_id, f"ann-{attempt}") as again:
+            try:
+                assert again.hello(token)["type"] == "sync"
+                play_until_over([again])
+            except ClosedError as closed:
+                if closed.code != 1012:
+                    raise
+                acks += [f for f in again.frames if f["type"] == "ack"]
+                continue
+            assert again.over()
+            return acks + [f for f in again.frames if f["type"] == "ack"]
+    raise AssertionError("the table never came back after the database did")
+
+
+def _act_while_cut_off(ann: Player) -> tuple[str, bool]:
+    """Act on Ann's turn while the database is closed; return the command's id and
+    whether the socket was closed (1012) instead of the action being refused."""
+    try:
+        choice = None
+        while choice is None:  # the bot may move first: wait for Ann's turn
+            ann.drain(0.05)
+            choice = ann.choose()
+        frames_before = len(ann.frames)
+        refused_id = ann.act(choice)
+        answer = ann.reply(refused_id)
+    except ClosedError as closed:
+        if closed.code != 1012:  # the worker let the table go: anything else is wrong
+            raise
+        return "", True
+    assert answer["type"] == "refused"
+    assert answer["code"] == "unavailable"
+    assert not any(f["type"] == "update" for f in ann.frames[frames_before:])
+    return refused_id, False
 
 
 def _closed_port() -> int:
