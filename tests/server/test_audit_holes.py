@@ -28,22 +28,8 @@ from .harness import (
     play_until_over,
     sit,
 )
-from .postgres import STORAGE_KINDS, storage_of
 
 pytestmark = pytest.mark.timeout(120)
-
-
-@pytest.fixture(params=STORAGE_KINDS)
-def storage(request: pytest.FixtureRequest) -> Iterator[Storage]:
-    """Each test against the in-memory store and a fresh PostgreSQL schema (#17)."""
-    with storage_of(request.param) as store:
-        yield store
-
-
-@pytest.fixture
-def client(storage: Storage) -> Iterator[TestClient]:
-    with TestClient(create_app(FAST, storage=storage)) as test_client:
-        yield test_client
 
 
 def _strict(text: str) -> Any:
