@@ -20,7 +20,7 @@ from sequence_stacks.engine import (
     check,
     parse_action,
 )
-from sequence_stacks.i18n import MESSAGES, placeholders, render, words
+from sequence_stacks.i18n import MESSAGES, placeholders, refusal_message, render, words
 
 from .helpers import play_random_game, rig, run
 
@@ -122,16 +122,31 @@ def test_each_refusal_carries_its_code_and_the_params_of_that_code(code: Illegal
 def test_each_code_has_one_message_whose_placeholders_are_its_params(
     code: IllegalCode,
 ) -> None:
-    message = MESSAGES[f"illegal.{code}"]
-    assert placeholders(message.text) | placeholders(message.plural or "") == ILLEGAL_PARAMS[code]
     error = _raised(code)
-    line = render(f"illegal.{code}", **words(error.params, lambda seat: f"Player {seat}"))
+    key, args = refusal_message(code.value, error.params)
+    message = MESSAGES[key]
+    # A message worded per colour (illegal.no_chip.blue) takes its colour from its key.
+    worded = ILLEGAL_PARAMS[code] - ({"colour"} if key != f"illegal.{code}" else set())
+    assert placeholders(message.text) | placeholders(message.plural or "") == worded
+    line = render(key, **words(args, lambda seat: f"Player {seat}"))
     assert "{" not in line
     assert "#" not in line  # cards and kinds in words, never notation
 
 
+def test_a_refusal_naming_a_chip_colour_is_worded_per_colour() -> None:
+    """So that Slovenian can write "modrega žetona" and "rdečega žetona" in full (#14)."""
+    for colour, word in ((0, "blue"), (1, "red")):
+        key, args = refusal_message("no_chip", {"victim": 1, "colour": colour})
+        assert (key, args) == (f"illegal.no_chip.{word}", {"victim": 1})
+        assert render(key, victim="Ana") == f"Ana has no {word} chip."
+
+
 def test_no_illegal_message_lacks_a_code() -> None:
-    keys = {key.removeprefix("illegal.") for key in MESSAGES if key.startswith("illegal.")}
+    keys = {
+        key.removeprefix("illegal.").removesuffix(".blue").removesuffix(".red")
+        for key in MESSAGES
+        if key.startswith("illegal.")
+    }
     assert keys == {code.value for code in IllegalCode}
 
 

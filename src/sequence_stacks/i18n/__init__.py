@@ -9,13 +9,17 @@ from __future__ import annotations
 from .languages import DEFAULT_LANGUAGE, LANGUAGES, negotiate
 from .messages import MESSAGES, Message
 from .render import (
+    COLOUR_KEYS,
     card_name,
     colour_name,
+    coloured,
     current_language,
     event_line,
     event_message,
     kind_name,
+    pile_name,
     placeholders,
+    refusal_message,
     render,
     set_language,
     words,
@@ -23,19 +27,23 @@ from .render import (
 from .translations import messages_json, translation
 
 __all__ = [
+    "COLOUR_KEYS",
     "DEFAULT_LANGUAGE",
     "LANGUAGES",
     "MESSAGES",
     "Message",
     "card_name",
     "colour_name",
+    "coloured",
     "current_language",
     "event_line",
     "event_message",
     "kind_name",
     "messages_json",
     "negotiate",
+    "pile_name",
     "placeholders",
+    "refusal_message",
     "render",
     "set_language",
     "translation",

@@ -20,13 +20,17 @@ from .messages import MESSAGES
 from .translations import translation
 
 __all__ = [
+    "COLOUR_KEYS",
     "card_name",
     "colour_name",
+    "coloured",
     "current_language",
     "event_line",
     "event_message",
     "kind_name",
+    "pile_name",
     "placeholders",
+    "refusal_message",
     "render",
     "set_language",
     "words",
@@ -80,9 +84,35 @@ def _is_number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+COLOUR_KEYS: Final = ("blue", "red")
+"""A colour's key by its index: the suffix of the messages worded per colour."""
+
+
 def colour_name(colour: int) -> str:
-    """A colour in words."""
-    return render("colour.blue" if colour == 0 else "colour.red")
+    """A colour on its own in words."""
+    return render(f"colour.{COLOUR_KEYS[colour]}")
+
+
+def coloured(key: str, colour: int) -> str:
+    """The key of message ``key`` worded for ``colour``: messages that put a colour before
+    a noun exist once per colour (``pile.name.blue``), so that the colour word can agree
+    with the noun in every language."""
+    return f"{key}.{COLOUR_KEYS[colour]}"
+
+
+def pile_name(colour: int, index: int) -> str:
+    """A sequence pile in words: its colour and its index within that colour (from 0)."""
+    return render(coloured("pile.name", colour), number=index + 1)
+
+
+def refusal_message(code: str, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The message key of an engine refusal (``illegal.<code>``, worded per colour where
+    it names a chip's colour) and its arguments as data (see :func:`words`)."""
+    key = f"illegal.{code}"
+    if key not in MESSAGES and "colour" in params:
+        args = dict(params)
+        return coloured(key, args.pop("colour")), args
+    return key, params
 
 
 def kind_name(kind: int) -> str:
@@ -137,20 +167,20 @@ def event_message(event: Event) -> tuple[str, dict[str, Any]] | None:  # noqa: P
             args = {"player": seat, "card": fields["stolen"], "victim": fields["victim"]}
             return "log.CardStolen", args
         case "ChipStolen":
-            args = {"player": seat, "victim": fields["victim"], "colour": fields["colour"]}
-            return "log.ChipStolen", args
+            args = {"player": seat, "victim": fields["victim"]}
+            return coloured("log.ChipStolen", fields["colour"]), args
         case "BlockWindowOpened":
-            return f"log.{kind}", {"player": fields["completer"], "colour": fields["colour"]}
+            return coloured(f"log.{kind}", fields["colour"]), {"player": fields["completer"]}
         case "BlockAnswered":
             answer = {None: "", True: ".block", False: ".pass"}[fields["blocked"]]
             return f"log.BlockAnswered{answer}", {"player": seat}
         case "PileBlocked":
-            return f"log.{kind}", {"player": fields["blocker"], "colour": fields["colour"]}
+            return coloured(f"log.{kind}", fields["colour"]), {"player": fields["blocker"]}
         case "PileCompleted":
-            return f"log.{kind}", {"colour": fields["colour"]}
+            return coloured(f"log.{kind}", fields["colour"]), {}
         case "ChipTaken":
             key = "log.ChipTaken" if fields["taken"] else "log.ChipTaken.none"
-            return key, {"player": seat, "colour": fields["colour"]}
+            return coloured(key, fields["colour"]), {"player": seat}
         case "TurnEnded":
             return None if fields["discarded"] else ("log.TurnEnded.empty", {"player": seat})
         case "GameEnded":
@@ -178,8 +208,7 @@ def words(args: dict[str, Any], player: Callable[[int], str]) -> dict[str, Any]:
         elif name == "cards":
             out[name] = render("list.separator").join(map(card_name, value))
         elif name == "pile":
-            colour, index = value
-            out[name] = render("pile.name", colour=colour_name(colour), number=index + 1)
+            out[name] = pile_name(*value)
         elif name == "colour":
             out[name] = colour_name(value)
         elif name == "reason":

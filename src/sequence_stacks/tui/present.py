@@ -22,7 +22,7 @@ from sequence_stacks.engine import (
     kind_colour,
     kind_rank,
 )
-from sequence_stacks.i18n import card_name, colour_name, kind_name, render
+from sequence_stacks.i18n import card_name, coloured, kind_name, render
 
 __all__ = [
     "COLOUR_MARKS",
@@ -118,8 +118,7 @@ def direction_words(direction: int) -> str:
 def pile_name(view: View, slot: int) -> str:
     """A sequence-pile slot's name: ``blue pile 1``."""
     per_colour = view.settings.piles_per_colour
-    colour = colour_name(slot // per_colour)
-    return render("pile.name", colour=colour, number=slot % per_colour + 1)
+    return render(coloured("pile.name", slot // per_colour), number=slot % per_colour + 1)
 
 
 def pile_words(view: View, slot: int) -> str:
@@ -162,15 +161,15 @@ def action_words(action: Action, view: View) -> str:  # noqa: PLR0911 - one phra
         return render(f"term.action.steal_card{top}", victim=victim, card=what)
     assert action.colour is not None
     held = view.chips[action.victim][action.colour]
-    colour = colour_name(action.colour)
-    return render(f"term.action.steal_chip{top}", colour=colour, victim=victim, count=held)
+    key = coloured(f"term.action.steal_chip{top}", action.colour)
+    return render(key, victim=victim, count=held)
 
 
 def _pile_target(action: Action, view: View) -> str:
     assert action.kind is not None
     colour = kind_colour(action.kind)
     if action.pile is None:
-        return render("term.pile.new", colour=colour_name(colour))
+        return render(coloured("term.pile.new", colour))
     return pile_words(view, colour * view.settings.piles_per_colour + action.pile)
 
 
@@ -182,9 +181,8 @@ def block_prompt(view: View) -> str:
         return ""
     per_colour = view.settings.piles_per_colour
     completed = render(
-        "term.block.completed",
+        coloured("term.block.completed", view.window_pile // per_colour),
         player=render("seat.numbered", number=view.window_completer),
-        colour=colour_name(view.window_pile // per_colour),
         pile=pile_name(view, view.window_pile),
     )
     return f"{completed}\n{render('term.block.ask')}"

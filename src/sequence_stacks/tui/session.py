@@ -35,7 +35,7 @@ from sequence_stacks.engine import (
     observe,
     position_digest,
 )
-from sequence_stacks.i18n import event_line, render, words
+from sequence_stacks.i18n import event_line, refusal_message, render, words
 
 __all__ = ["HUMAN", "BotPlayer", "GameSession", "SeatSpec", "load_record", "seats_from_record"]
 
@@ -232,7 +232,8 @@ def refusal_text(error: IllegalActionError) -> str:
     """Why the engine refused an action, in the reader's language: its ``illegal.<code>``
     message filled from the error's data, inside ``term.refused`` with the rule id.
     The reason's own full stop goes: the wrapper ends the sentence (R37)."""
-    reason = render(f"illegal.{error.code}", **words(error.params, player_name))
+    key, args = refusal_message(error.code, error.params)
+    reason = render(key, **words(args, player_name))
     return render("term.refused", rule=error.rule_id, reason=reason.rstrip(_FULL_STOPS))
 
 

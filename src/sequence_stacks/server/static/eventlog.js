@@ -34,9 +34,18 @@ export function cardName(card) {
   return kindName(kindOf(card));
 }
 
+/**
+ * The key of message `key` worded for a colour index: messages that put a colour before
+ * a noun exist once per colour ("pile.name.blue"), so the colour word can agree with the
+ * noun in every language (`coloured` in i18n/render.py).
+ */
+export function coloured(key, colour) {
+  return `${key}.${catalog().colours[colour].key}`;
+}
+
 /** A sequence pile in words: its colour and its index within that colour. */
 export function pileName(colour, index) {
-  return t("pile.name", { colour: colourName(colour), number: index + 1 });
+  return t(coloured("pile.name", colour), { number: index + 1 });
 }
 
 function message(key, args) {
@@ -73,19 +82,19 @@ export function eventMessage(event) {
     case "CardStolen":
       return message("log.CardStolen", { player: seat, card: event.stolen, victim: event.victim });
     case "ChipStolen":
-      return message("log.ChipStolen", { player: seat, victim: event.victim, colour: event.colour });
+      return message(coloured("log.ChipStolen", event.colour), { player: seat, victim: event.victim });
     case "BlockWindowOpened":
-      return message(`log.${kind}`, { player: event.completer, colour: event.colour });
+      return message(coloured(`log.${kind}`, event.colour), { player: event.completer });
     case "BlockAnswered": {
       const answer = event.blocked === true ? ".block" : event.blocked === false ? ".pass" : "";
       return message(`log.BlockAnswered${answer}`, { player: seat });
     }
     case "PileBlocked":
-      return message(`log.${kind}`, { player: event.blocker, colour: event.colour });
+      return message(coloured(`log.${kind}`, event.colour), { player: event.blocker });
     case "PileCompleted":
-      return message(`log.${kind}`, { colour: event.colour });
+      return message(coloured(`log.${kind}`, event.colour), {});
     case "ChipTaken":
-      return message(event.taken ? "log.ChipTaken" : "log.ChipTaken.none", { player: seat, colour: event.colour });
+      return message(event.taken ? coloured("log.ChipTaken", event.colour) : coloured("log.ChipTaken.none", event.colour), { player: seat });
     case "TurnEnded":
       return event.discarded ? null : message("log.TurnEnded.empty", { player: seat });
     case "GameEnded":
@@ -157,13 +166,28 @@ export function eventLine(event, player) {
 }
 
 /**
+ * An engine refusal's message: `illegal.<code>` as the server names it, worded per colour
+ * where it names a chip's colour (`refusal_message` in i18n/render.py).
+ */
+export function refusalMessage(detail) {
+  const args = { ...(detail.args ?? {}) };
+  if (!has(detail.key) && args.colour !== undefined && args.colour !== null) {
+    const colour = args.colour;
+    delete args.colour;
+    return message(coloured(detail.key, colour), args);
+  }
+  return message(detail.key, args);
+}
+
+/**
  * Why a request changed nothing, from a `refused`/`error` frame or an HTTP error body:
  * the engine's reason when the frame has a `detail` {key, args}, else `refused.<code>`;
  * wrapped with the rule id when there is one.
  */
 export function refusalLine(frame, player) {
   let reason;
-  if (frame.detail && has(frame.detail.key)) reason = line({ key: frame.detail.key, args: frame.detail.args ?? {} }, player);
+  const detail = frame.detail && refusalMessage(frame.detail);
+  if (detail && has(detail.key)) reason = line(detail, player);
   else reason = t(has(`refused.${frame.code}`) ? `refused.${frame.code}` : "refused.bad_request");
   return frame.rule ? t("refused.with_rule", { reason, rule: frame.rule }) : reason;
 }

@@ -6,7 +6,7 @@
 
 import { cardBack, cardElement, colourClass, icon } from "./cards.js";
 import { h } from "./dom.js";
-import { botName, colourName, entryMessage, eventMessage, kindInfo, kindName, kindOf, line, pileName, refusalLine, seatLabel } from "./eventlog.js";
+import { botName, coloured, entryMessage, eventMessage, kindInfo, kindName, kindOf, line, pileName, refusalLine, seatLabel } from "./eventlog.js";
 import { loadWords, t } from "./messages.js";
 import { TableSocket } from "./net.js";
 import { setUpPage } from "./pagewords.js";
@@ -388,12 +388,12 @@ function choiceLabel(a) {
     case "discard":
       return t("choice.discard", { card: kindName(a.kind) });
     case "play":
-      if (a.pile === null) return t("choice.new_pile", { colour: colourName(pileColour(a)) });
+      if (a.pile === null) return t(coloured("choice.new_pile", pileColour(a)));
       return t("choice.play_on", { pile: pileName(pileColour(a), a.pile) });
     case "steal_card":
       return t("choice.steal_card", { player: boardName(a.victim) });
     case "steal_chip":
-      return t("choice.steal_chip", { colour: colourName(a.colour), player: boardName(a.victim) });
+      return t(coloured("choice.steal_chip", a.colour), { player: boardName(a.victim) });
     default:
       return t("choice.play", { card: kindName(a.kind) });
   }
@@ -463,7 +463,8 @@ function renderSeats() {
       } else {
         discard.disabled = true;
       }
-      discard.setAttribute("aria-label", t("table.discard_label", { player: boardName(index), count: pile.length }));
+      const label = index === ui.you ? t("table.discard_label.own", { count: pile.length }) : t("table.discard_label", { player: seatName(index), count: pile.length });
+      discard.setAttribute("aria-label", label);
       discard.append(pile.length ? cardElement(pile[pile.length - 1], { small: true }) : emptyCard());
       discard.append(h("span", { class: "count" }, pile.length));
       discard.title = pile.length ? pile.map((card) => kindName(kindOf(card))).join(t("list.separator")) : t("table.empty_discard");
