@@ -152,6 +152,13 @@ describe("refusals", () => {
     assert.equal(refusalLine({ code: "illegal", rule: null }, player), messages["refused.illegal"].forms.other);
   });
 
+  test("a stale command is told what changed, and a chip's colour picks its message (#14, #15)", () => {
+    const stale = { code: "stale", rule: null, detail: { key: "refused.stale.timed_out", args: {} } };
+    assert.equal(refusalLine(stale, player), messages["refused.stale.timed_out"].forms.other);
+    const chip = { code: "illegal", rule: "R24", detail: { key: "illegal.no_chip", args: { victim: 1, colour: 1 } } };
+    assert.equal(refusalLine(chip, player), "Player 2 has no red chip. (R24)");
+  });
+
   test("an unknown code or detail key falls back to words, never to the server's reason", () => {
     const frame = { code: "brand_new", rule: null, reason: "English from the server", detail: { key: "no.such", args: {} } };
     assert.equal(refusalLine(frame, player), messages["refused.bad_request"].forms.other);

@@ -131,7 +131,8 @@ def test_refusals_reach_only_the_actor_and_change_nothing(
             assert reply["detail"] == detail
         stale = ann.reply(ann.command("act", version=ann.version - 1, action="end"))
         assert stale["code"] == "stale"
-        assert stale["detail"] is None
+        # What changed, as a message (#15): here the game began after the version sent.
+        assert stale["detail"] == {"key": "refused.stale.game_started", "args": {}}
         for kind in ("add_bot", "remove_bot", "start"):
             reply = ann.reply(ann.command(kind, seat=1))
             assert reply["type"] == "refused", kind

@@ -149,6 +149,18 @@ _ALL: Final = (
     m("refused.bad_json", "That request was not understood."),
     m("refused.hello_first", "Still connecting; try again in a moment."),
     m("refused.illegal", "That move is not allowed."),
+    m("refused.name_taken", "Someone at this table already has that name; please choose another."),
+    m("refused.game_started", "The game has already started."),
+    # A command sent from a table that has moved on: what changed (docs/protocol.md).
+    m("refused.stale.timed_out", "Your turn ended: the timer ran out, so a move was made for you."),
+    m("refused.stale.turn_over", "Your turn is over."),
+    m("refused.stale.window_closed", "The Block window has closed."),
+    m("refused.stale.game_over", "The game is over."),
+    m("refused.stale.game_started", "A new game has started."),
+    m(
+        "refused.stale.changed",
+        "The table changed just before that arrived: have a look, then try again.",
+    ),
     m("refused.with_rule", "{reason} ({rule})"),
     # --- why the engine refused an action: IllegalActionError.code and .params ----------
     m("illegal.not_an_action", "That is not an action."),

@@ -49,6 +49,8 @@ _STATUS: Final = {
     "not_found": 404,
     "table_full": 409,
     "game_running": 409,
+    "game_started": 409,
+    "name_taken": 409,
     "too_large": 413,
     "rate_limited": 429,
     "bad_origin": 403,

@@ -353,9 +353,13 @@ class TableService:
     ) -> LogPayload:
         """The entry a seat's command asks for, with its sender (``by``) and id."""
         kind = str(message["type"])
-        if not table.is_expected(int(message["version"]), kind, seat):
+        seen = int(message["version"])
+        if not table.is_expected(seen, kind, seat):
+            why = table.stale_reason(seen, seat)
             raise Refusal(
-                "stale", f"the table is at version {table.version}; you saw {message['version']}"
+                "stale",
+                f"the table is at version {table.version}; you saw {seen} ({why})",
+                detail={"key": f"refused.stale.{why}", "args": {}},
             )
         match kind:
             case "act":

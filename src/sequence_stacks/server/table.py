@@ -11,7 +11,8 @@ only judge of a game action's legality.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final, assert_never
 
 from sequence_stacks.engine import (
@@ -29,6 +30,12 @@ from sequence_stacks.engine import (
     check,
     new_game,
     parse_action,
+)
+from sequence_stacks.engine.events import (
+    BlockWindowOpened,
+    PileBlocked,
+    PileCompleted,
+    TurnStarted,
 )
 
 from .entries import (
@@ -231,7 +238,11 @@ class Table:
         if not clean or not clean.isprintable():
             raise Refusal("bad_request", "a display name of 1-24 printable characters is needed")
         self._require_between_games("take a seat")
-        return Sit(self._empty_seat(seat), clean, token_hash)
+        chosen = self._empty_seat(seat)
+        taken = (other.name for other in self.seats if other.kind != SeatKind.EMPTY)
+        if any(_same_name(clean, other) for other in taken):
+            raise Refusal("name_taken", f"someone at this table is already called {clean!r}")
+        return Sit(chosen, clean, token_hash)
 
     def prepare_leave(self, seat: int, bot: str) -> Leave:
         """Leave a seat: empty between games, a bot takes it over during one."""
@@ -261,7 +272,8 @@ class Table:
 
     def prepare_start(self, seed: int, bot: str) -> Start:
         """Start the first game or a rematch; empty seats get ``bot`` bots."""
-        self._require_between_games("start a game")
+        if self.status == TableStatus.PLAYING:  # a second Start, or a double click
+            raise Refusal("game_started", "the game has already started")
         return Start(self.game_no + 1, seed, bot)
 
     def prepare_replace(self, seat: int, bot: str) -> Replace:
@@ -319,6 +331,36 @@ class Table:
             and seat in state.window_pending
             and self.window_version <= version <= self.version
         )
+
+    def stale_reason(self, version: int, seat: int) -> str:  # noqa: PLR0911 - one per reason
+        """What changed since ``version``, the last one a seat's client saw, in one word
+        for its refusal (docs/protocol.md): ``timed_out`` (the server moved for the seat
+        when its time ran out), ``game_over``, ``game_started``, ``window_closed`` (a Block
+        window it saw open is over), ``turn_over`` (it was the seat's turn and is not now),
+        else ``changed``."""
+        newer = [entry for entry in self.history if entry.version > version]
+        if not newer or len(newer) < self.version - version:
+            return "changed"  # older than the history kept: say nothing precise
+        human = self.seats[seat].kind == SeatKind.HUMAN
+        if human and any(e.op == Op.ACT and e.auto and e.seat == seat for e in newer):
+            return "timed_out"
+        if any(e.op == Op.START for e in newer):
+            return "game_started"
+        state = self.state
+        if state is None:
+            return "changed"
+        if state.is_over:
+            return "game_over"
+        saw = [entry for entry in self.history if entry.version <= version]
+        seen_window = _open_window(saw)
+        if seen_window and (
+            state.phase != Phase.BLOCK_WINDOW or self.window_version != seen_window
+        ):
+            return "window_closed"
+        was_turn = _turn_of(saw) == seat
+        if was_turn and state.current_player() != seat:
+            return "turn_over"
+        return "changed"
 
     def _require_between_games(self, what: str) -> None:
         if self.status == TableStatus.PLAYING:
@@ -434,6 +476,34 @@ class Table:
         self.games[-1].actions.append((payload.seat, action))
         auto = payload.client is None
         return Entry(version, Op.ACT, payload.seat, self.game_no, action, tuple(events), auto)
+
+
+def _same_name(one: str, other: str) -> bool:
+    """Two display names read as one: the same letters in any case and Unicode form."""
+    return unicodedata.normalize("NFKC", one).casefold() == (
+        unicodedata.normalize("NFKC", other).casefold()
+    )
+
+
+def _turn_of(entries: Sequence[Entry]) -> int | None:
+    """The seat whose turn the last TurnStarted in ``entries`` began, else None."""
+    for entry in reversed(entries):
+        for event in reversed(entry.events):
+            if isinstance(event, TurnStarted):
+                return int(event.seat)
+    return None
+
+
+def _open_window(entries: Sequence[Entry]) -> int:
+    """The version of the entry that opened the Block window still open after
+    ``entries``, else 0 (none opened, or it was blocked or completed since)."""
+    for entry in reversed(entries):
+        for event in reversed(entry.events):
+            if isinstance(event, PileBlocked | PileCompleted):
+                return 0
+            if isinstance(event, BlockWindowOpened):
+                return entry.version
+    return 0
 
 
 def _detail(error: IllegalActionError) -> dict[str, Any]:
