@@ -66,6 +66,8 @@ class ClusteredTableService(TableService):
         self._sweeper: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self.ready = False
+        self._stopping = False  # handing over: no table is taken any more
+        self._releasing: set[str] = set()  # tables being given up
         self._drops: set[asyncio.Task[None]] = set()
         ownership.on_lost = self.lost
         ownership.on_release = self.release_requested
@@ -113,7 +115,7 @@ class ClusteredTableService(TableService):
         taken: list[str] = []
         for row in rows:
             table_id = row.table_id
-            if self.ownership.holds(table_id):
+            if self.ownership.holds(table_id) or self._stopping:
                 continue
             if now - self._released_at.get(table_id, -RELEASED_QUIET) < RELEASED_QUIET:
                 continue
@@ -148,9 +150,12 @@ class ClusteredTableService(TableService):
         if self.ownership.holds(table_id):
             if table_id in self._runtimes:
                 return await TableService._runtime(self, table_id)
-            return await self._load_owned(table_id)
+            if not self._stopping and table_id not in self._releasing:
+                return await self._load_owned(table_id)
         if table_id in self._runtimes:  # lost meanwhile: never act on it again
             await self.drop(table_id, release=False)
+        if self._stopping or table_id in self._releasing:
+            raise _elsewhere(table_id)
         try:
             owned = await asyncio.to_thread(self.ownership.try_acquire, table_id)
         except StorageUnavailableError:
@@ -161,27 +166,56 @@ class ClusteredTableService(TableService):
         return await self._load_owned(table_id)
 
     async def drop(self, table_id: str, *, release: bool = True) -> None:
-        """Stop the table's runner, forget it, close its sockets (1012) and, with
-        ``release``, give its lock up."""
-        runtime = self._runtimes.get(table_id)
-        if runtime is not None:
-            if runtime.task is not None:
-                runtime.task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await runtime.task
-            async with runtime.lock:  # a command's commit under way finishes first
-                if self._runtimes.get(table_id) is runtime:
-                    del self._runtimes[table_id]
-                for subscriber in list(runtime.subscribers):
-                    kick = getattr(subscriber, "kick", None)
-                    if kick is not None:
-                        kick(1012, _MOVED)
-                runtime.subscribers.clear()
-        self._acquired_at.pop(table_id, None)
+        """Stop the table's runner, forget it, with ``release`` give its lock up, then
+        close its sockets (1012): their reconnections find the table free."""
         if release:
-            self._released_at[table_id] = time.monotonic()
-            await asyncio.to_thread(self.ownership.release, table_id)
+            self._releasing.add(table_id)  # no reload between forgetting and unlocking
+        try:
+            subscribers = await self._unload(table_id)
+            if release:
+                self._released_at[table_id] = time.monotonic()
+                await asyncio.to_thread(self.ownership.release, table_id)
+        finally:
+            self._releasing.discard(table_id)
+        for subscriber in subscribers:
+            kick = getattr(subscriber, "kick", None)
+            if kick is not None:
+                kick(1012, _MOVED)
         log.warning("table %s: dropped by worker %s", table_id, self.ownership.worker)
+
+    async def _unload(self, table_id: str) -> list[Subscriber]:
+        """Stop the table's runner and forget it; return the sockets it had."""
+        self._acquired_at.pop(table_id, None)
+        runtime = self._runtimes.get(table_id)
+        if runtime is None:
+            return []
+        if runtime.task is not None:
+            runtime.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await runtime.task
+        async with runtime.lock:  # a command's commit under way finishes first
+            if self._runtimes.get(table_id) is runtime:
+                del self._runtimes[table_id]
+            subscribers = list(runtime.subscribers)
+            runtime.subscribers.clear()
+        return subscribers
+
+    async def hand_over(self) -> None:
+        """Graceful shutdown, before the sockets close: take no table any more, and
+        give every owned table up (runner stopped, lock released, sockets told 1012),
+        so the other workers take them at once."""
+        self.ready = False
+        self._stopping = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+        tables = list(self._runtimes)
+        for table_id in tables:
+            await self.drop(table_id, release=True)
+        log.warning(
+            "worker %s: stopping; handed %d tables over", self.ownership.worker, len(tables)
+        )
 
     def lost(self, table_ids: set[str]) -> None:
         """From the heartbeat thread: the lock session died with these tables."""

@@ -17,6 +17,7 @@ heartbeat thread checks the session every :data:`CHECK_INTERVAL` seconds.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import threading
@@ -116,6 +117,10 @@ class Ownership:
         with self._lock:
             self._held.clear()
             if self._db is not None:
+                # Unlock before closing: the server frees a closed session's locks only
+                # once its backend has exited, which another worker may beat.
+                with contextlib.suppress(psycopg.Error):
+                    self._db.execute("SELECT pg_advisory_unlock_all()")
                 self._db.close()
                 self._db = None
 

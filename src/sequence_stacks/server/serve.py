@@ -3,15 +3,25 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import logging
 import os
+import signal
 import socket
 import sqlite3
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any, Final
 
 from .config import ENV_PREFIX, ServerSettings
 
-__all__ = ["add_serve_parser", "run_serve"]
+if TYPE_CHECKING:
+    from .storage import Storage
+
+__all__ = ["SHUTDOWN_TIMEOUT", "add_serve_parser", "run_serve"]
+
+log = logging.getLogger("sequence_stacks.server")
+
+SHUTDOWN_TIMEOUT: Final = 10.0  # seconds to hand tables over, then for connections to end
 
 
 def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -80,11 +90,6 @@ def run_serve(args: argparse.Namespace) -> int:
     import uvicorn  # noqa: PLC0415 - imported only when serving
 
     from .app import create_app  # noqa: PLC0415 - keeps `--help` fast
-    from .storage import (  # noqa: PLC0415 - keeps `--help` fast
-        StorageUnavailableError,
-        StorageVersionError,
-        open_storage,
-    )
 
     overrides: dict[str, object] = {
         name: getattr(args, name, None)
@@ -121,14 +126,16 @@ def run_serve(args: argparse.Namespace) -> int:
             if settings.port == 0:
                 print("sequence-stacks serve: --workers needs a --port", file=sys.stderr)
                 return 2
+            # Reach (and migrate) the database once here: a bad URL stops the parent
+            # with one line rather than its workers being restarted forever.
+            checked = _open_storage(settings.database)
+            if checked is None:
+                return 2
+            checked.close()
             return run_workers(args, settings, workers)
         configure_logging(settings.worker or f"{settings.host}:{settings.port}", args.log_level)
-    try:
-        storage = open_storage(settings.database)
-    except (StorageUnavailableError, StorageVersionError, ValueError, OSError, sqlite3.Error) as e:
-        # One line, no traceback: the setting is wrong or the database is down.
-        where = "" if isinstance(e, StorageUnavailableError) else _database_name(settings.database)
-        print(f"sequence-stacks serve: {where + ': ' if where else ''}{e}", file=sys.stderr)
+    storage = _open_storage(settings.database)
+    if storage is None:
         return 2
     port = settings.port or _free_port(settings.host)
     print(f"Sequence Stacks is being served at http://{settings.host}:{port}/", flush=True)
@@ -140,8 +147,25 @@ def run_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _open_storage(database: str) -> Storage | None:
+    """The storage a setting names, or None after printing why it cannot be opened."""
+    from .storage import (  # noqa: PLC0415 - keeps `--help` fast
+        StorageUnavailableError,
+        StorageVersionError,
+        open_storage,
+    )
+
+    try:
+        return open_storage(database)
+    except (StorageUnavailableError, StorageVersionError, ValueError, OSError, sqlite3.Error) as e:
+        # One line, no traceback: the setting is wrong or the database is down.
+        where = "" if isinstance(e, StorageUnavailableError) else _database_name(database)
+        print(f"sequence-stacks serve: {where + ': ' if where else ''}{e}", file=sys.stderr)
+        return None
+
+
 def _run(uvicorn: Any, app: Any, settings: ServerSettings, port: int, args: Any) -> None:
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=settings.host,
         port=port,
@@ -149,7 +173,41 @@ def _run(uvicorn: Any, app: Any, settings: ServerSettings, port: int, args: Any)
         ws="websockets-sansio",  # the one app.py writes to directly (one write per batch)
         ws_max_size=settings.max_message_bytes * 4,
         ws_per_message_deflate=settings.compression,
+        timeout_graceful_shutdown=SHUTDOWN_TIMEOUT,
     )
+    # After a graceful shutdown uvicorn raises the signal again under the handler it
+    # found: this one, so the process exits with status 0 after run_serve's cleanup
+    # (not killed by SIGTERM, no KeyboardInterrupt for Ctrl+C).
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, _exit_quietly)
+    _handing_over(uvicorn, app)(config).run()
+
+
+def _exit_quietly(signum: int, frame: object) -> None:
+    raise SystemExit(0)
+
+
+def _handing_over(uvicorn: Any, app: Any) -> Any:
+    """uvicorn's server, with a worker's tables handed over when it is told to stop."""
+
+    class HandingOverServer(uvicorn.Server):  # type: ignore[misc]  # uvicorn is untyped here
+        async def shutdown(self, sockets: Any = None) -> None:
+            """Stop accepting connections (the proxy sends them to the other workers),
+            hand every owned table over (``ClusteredTableService.hand_over``: runners
+            stopped, locks released, sockets closed with 1012), then shut down."""
+            for server in self.servers:
+                server.close()
+            service = getattr(app.state, "service", None)
+            hand_over = getattr(service, "hand_over", None)
+            if hand_over is not None:
+                try:
+                    async with asyncio.timeout(SHUTDOWN_TIMEOUT):
+                        await hand_over()
+                except TimeoutError:
+                    log.error("handing tables over took over %s s; stopping", SHUTDOWN_TIMEOUT)
+            await super().shutdown(sockets)
+
+    return HandingOverServer
 
 
 def _database_name(database: str) -> str:

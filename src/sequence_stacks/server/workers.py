@@ -25,6 +25,8 @@ from .config import ServerSettings
 __all__ = ["JsonFormatter", "configure_logging", "run_workers", "worker_command"]
 
 RESTART_DELAY: Final = 1.0  # seconds before a worker that died is started again
+MAX_RESTART_DELAY: Final = 60.0  # the longest wait for one that keeps dying at start
+MIN_UPTIME: Final = 10.0  # seconds a worker must have run for its restart to be quick
 STOP_TIMEOUT: Final = 30.0  # seconds a worker has to stop after SIGTERM
 
 
@@ -84,7 +86,11 @@ def worker_command(args: argparse.Namespace, settings: ServerSettings, index: in
 
 
 def run_workers(args: argparse.Namespace, settings: ServerSettings, count: int) -> int:
-    """Run ``count`` workers until SIGTERM/SIGINT; restart any that dies meanwhile."""
+    """Run ``count`` workers until SIGTERM/SIGINT; restart any that dies meanwhile.
+
+    On SIGTERM or SIGINT each worker is sent SIGTERM (it hands its tables over and
+    exits) and waited for, killed after :data:`STOP_TIMEOUT`; the status is 0 when
+    every worker stopped by itself with status 0, else 1."""
     stopping = False
 
     def stop(signum: int, frame: object) -> None:
@@ -95,24 +101,55 @@ def run_workers(args: argparse.Namespace, settings: ServerSettings, count: int) 
     signal.signal(signal.SIGINT, stop)
     commands = [worker_command(args, settings, index) for index in range(count)]
     processes = [subprocess.Popen(command) for command in commands]
+    started = [time.monotonic()] * count
+    delays = [0.0] * count
+    restart_at: list[float | None] = [None] * count
     for index in range(count):
         port = settings.port + index
         print(f"worker w{index + 1}: http://{settings.host}:{port}/", flush=True)
     while not stopping:
         time.sleep(0.2)
+        now = time.monotonic()
         for index, process in enumerate(processes):
-            if process.poll() is not None and not stopping:
-                print(f"worker w{index + 1} exited ({process.returncode}); restarting", flush=True)
-                time.sleep(RESTART_DELAY)
-                processes[index] = subprocess.Popen(commands[index])
+            due = restart_at[index]
+            if due is not None:
+                if now >= due and not stopping:
+                    processes[index] = subprocess.Popen(commands[index])
+                    started[index], restart_at[index] = now, None
+            elif process.poll() is not None:
+                # One that keeps dying at start waits longer each time (up to a minute).
+                delays[index] = _next_delay(delays[index], now - started[index])
+                restart_at[index] = now + delays[index]
+                print(
+                    f"worker w{index + 1} exited ({process.returncode}); "
+                    f"restarting in {delays[index]:g} s",
+                    flush=True,
+                )
+    return _stop_all(processes)
+
+
+def _next_delay(previous: float, uptime: float) -> float:
+    """The wait before a restart: :data:`RESTART_DELAY`, doubled (up to
+    :data:`MAX_RESTART_DELAY`) each time the worker died soon after it started."""
+    if uptime >= MIN_UPTIME:
+        return RESTART_DELAY
+    return min(MAX_RESTART_DELAY, max(RESTART_DELAY, previous * 2))
+
+
+def _stop_all(processes: list[subprocess.Popen[bytes]]) -> int:
+    """SIGTERM every worker still running, wait for each; 0 if all stopped cleanly."""
     for process in processes:
         if process.poll() is None:
             process.send_signal(signal.SIGTERM)
     deadline = time.monotonic() + STOP_TIMEOUT
-    for process in processes:
+    status = 0
+    for index, process in enumerate(processes):
         try:
-            process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            code = process.wait(timeout=max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             process.kill()
-            process.wait()
-    return 0
+            code = process.wait()
+            print(f"worker w{index + 1} killed after {STOP_TIMEOUT:g} s", flush=True)
+        print(f"worker w{index + 1} stopped ({code})", flush=True)
+        status = status or (0 if code == 0 else 1)
+    return status
