@@ -1,316 +1,550 @@
-"""Load benchmark: many concurrent tables played over real WebSockets on loopback.
+"""Load benchmark: two-seat tables played over real WebSockets, one worker against two.
 
-Starts ``python -m sequence_stacks.server`` on a free port with a fresh SQLite file,
-creates ``--tables`` two-seat tables, and plays every seat from this process with a
-simple client policy (play a card if possible, else discard) for ``--seconds``,
-rematching finished tables. Reports accepted actions per second and the p50/p99
-round trip from sending an action to receiving its acknowledgement (which the server
-sends only after committing the action to SQLite).
+    python benchmarks/load.py                # issue #17's report (about 6 minutes)
+    python benchmarks/load.py --quick        # a smoke run: 5 s a load, half the tables
+    python benchmarks/load.py --at HEAD      # serve a commit's code, not the working tree
 
-    python benchmarks/load.py --tables 200 --seconds 20 [--think 0.5]
+One run (issue #17) measures three loads on each configuration, with the same client:
 
-``--think`` is each client's pause before acting (a player's pace); ``--think 0`` keeps
-every seat acting as fast as acknowledgements come back, which saturates the server and
-measures its throughput rather than its latency. ``--jitter J`` draws each pause
-uniformly from ``think * (1 - J) .. think * (1 + J)`` (same mean): with ``J = 0`` every
-table acts in lock step, so the server sees bursts of ``--tables`` actions at once,
-which no crowd of real players produces. ``--no-compression`` turns WebSocket
-permessage-deflate off (browsers ask for it, so it is on by default).
-The server accepts compression only if it is configured to (``SEQUENCE_STACKS_COMPRESSION=1``
-in the environment, which the server inherits; off by default): the report says what
-was accepted. ``LOAD_SERVER_COMMAND`` replaces the server command (for profiling).
+    saturated   200 tables, every seat acting as soon as it may (throughput, actions/s)
+    lockstep    200 tables, every seat that may act acts at the same instant, every 0.5 s
+    jittered    400 tables, each seat pausing 0.25-0.75 s (uniform) before it acts
 
-The server runs in its own process; this client process shares the machine with it.
-The report includes both processes' CPU use and the client's event-loop lag (how late
-a 10 ms timer fires), so a slow client shows up as such rather than as server latency.
+and the configurations (``--configs``):
+
+    sqlite  ``sequence-stacks serve`` on a SQLite file, one process, reached directly
+    pg1     ``sequence-stacks serve --workers 1`` on PostgreSQL, behind HAProxy
+    pg2     ``sequence-stacks serve --workers 2`` on PostgreSQL, behind HAProxy
+
+HAProxy runs deploy/haproxy.cfg unchanged (for pg1 both of its server lines name the
+one worker), so pg1 and pg2 differ only in the number of workers. PostgreSQL is a
+throwaway cluster started like scripts/test-postgres's but with fsync on (``--pg-fsync
+off`` turns it off, as the tests do), one fresh database per configuration. Each
+configuration sets its tables up once (through its entry point) and plays the loads
+on them in turn.
+
+Reported per load and configuration: acknowledged actions per second (an ack is sent
+only after the action's commit), the p50/p99 round trip from sending an action to its
+ack, and where the CPU went, per acknowledged action: the server processes (and, of
+that, their event-loop threads), PostgreSQL (every process of the cluster), HAProxy,
+the clients, and "other" (the rest of the machine's busy time: other jobs); the
+machine's busy share; for PostgreSQL the actions per commit and the WAL syncs; worker
+restarts, tables changing hands and HAProxy marking a worker down, from their logs.
+Then the #17 targets: saturated throughput 2 workers / 1 worker >= 1.6, and p99 under
+50 ms with 2 workers in lock step and jittered.
+
+The client is ``--clients`` processes (default 2), each an asyncio loop (uvloop when
+installed) playing its share of the tables; their CPU and event-loop lag are
+reported, so a client that cannot keep up shows as such rather than as server
+latency. An action counts when it is sent after the warm-up and acknowledged before
+the end of the window. Lock step is a shared clock: every seat that may act sends at
+the next multiple of 0.5 s (before #17 each seat paused 0.5 s after its update, which
+lets the bursts spread out over time).
+
+One load only, as before #17 (``--tables``, ``--think`` or ``--jitter`` given): on
+``--config`` (default sqlite), e.g. ``--tables 200 --think 0.5 --jitter 0.5``;
+``--think 0`` saturates the server; ``--jitter 0`` is lock step. ``--no-compression``
+stops asking for permessage-deflate, which the server accepts only with
+SEQUENCE_STACKS_COMPRESSION=1 in the environment (the servers inherit it).
+
+Linux only (CPU times from /proc); needs PostgreSQL's and HAProxy's Debian packages
+for pg1 and pg2.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
+import dataclasses
+import datetime
 import json
 import os
-import random
-import resource
-import socket
+import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
-from websockets.asyncio.client import ClientConnection, connect
+if not __package__:  # run as a script: python benchmarks/load.py
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-OPTIONS = {"player_count": 2}
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+from benchmarks.load_client import ClientReport, Clients, Pace, TableSeats, set_up
+from benchmarks.load_stack import (
+    CONFIGS,
+    CpuSample,
+    PgCounters,
+    Postgres,
+    Stack,
+    cpu_model,
+    postgres_cluster,
+    server_source,
+)
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(
-        url, data=json.dumps(body).encode(), headers={"content-type": "application/json"}
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        data: dict[str, Any] = json.loads(response.read())
-        return data
-
-
-class Seat:
-    """One seated client: acts whenever its view has legal actions."""
-
-    def __init__(
-        self, base: str, table_id: str, token: str, stats: Stats, *, think: float, jitter: float
-    ) -> None:
-        self.url = f"ws://{base}/ws/{table_id}"
-        self.think = think
-        self.jitter = jitter
-        self.rng = random.Random(f"{table_id}-{token}")
-        self.token = token
-        self.stats = stats
-        self.version = 0
-        self.seat: int | None = None
-        self.actions: list[str] = []
-        self.sent: dict[str, float] = {}
-        self.counter = 0
-
-    async def run(self, stop: float) -> None:
-        compression = "deflate" if self.stats.compression else None
-        async with connect(self.url, max_size=2**22, compression=compression) as ws:
-            if ws.response is not None:
-                accepted = ws.response.headers.get("Sec-WebSocket-Extensions", "")
-                self.stats.extensions.add(accepted.split(";")[0] or "none")
-            await ws.send(json.dumps({"type": "hello", "token": self.token}))
-            while time.monotonic() < stop:
-                try:
-                    text = await asyncio.wait_for(
-                        ws.recv(), timeout=max(0.01, stop - time.monotonic())
-                    )
-                except TimeoutError:
-                    return
-                await self._handle(ws, json.loads(text))
-
-    async def _handle(self, ws: ClientConnection, frame: dict[str, Any]) -> None:
-        kind = frame["type"]
-        if kind == "ack":
-            started = self.sent.pop(frame["id"], None)
-            if started is not None:
-                self.stats.latencies.append(time.monotonic() - started)
-            return
-        if kind == "refused":
-            self.sent.pop(frame["id"], None)
-            self.stats.refused += 1
-            return
-        if kind not in ("sync", "update"):
-            return
-        self.version = frame["version"]
-        if kind == "sync":
-            self.seat = frame["you"]
-        if frame.get("actions"):
-            self.actions = frame["actions"]
-        view = frame.get("view")
-        table = frame.get("table") or {}
-        if table.get("status") == "over" and self.seat == 0 and kind == "update":
-            await self._send(ws, {"type": "start"})  # rematch
-            return
-        if not view or not view["legal_action_ids"] or not self.actions:
-            return
-        legal = [self.actions[i] for i in view["legal_action_ids"]]
-        ends = [a for a in legal if a.startswith("discard") or a == "end"]
-        plays = [a for a in legal if a not in ends]
-        choice = "pass" if "pass" in legal else plays[0] if plays else ends[-1]
-        if self.think:
-            spread = self.think * self.jitter
-            await asyncio.sleep(self.rng.uniform(self.think - spread, self.think + spread))
-        await self._send(ws, {"type": "act", "action": choice})
-
-    async def _send(self, ws: ClientConnection, message: dict[str, Any]) -> None:
-        self.counter += 1
-        client_id = f"{id(self)}-{self.counter}"
-        self.sent[client_id] = time.monotonic()
-        await ws.send(json.dumps({**message, "id": client_id, "version": self.version}))
+P99_TARGET_MS: Final = 50.0
+RATIO_TARGET: Final = 1.6
 
 
-class Stats:
-    def __init__(self, *, compression: bool = True) -> None:
-        self.latencies: list[float] = []
-        self.refused = 0
-        self.lags: list[float] = []
-        self.compression = compression
-        self.extensions: set[str] = set()  # what the server accepted
+@dataclasses.dataclass(frozen=True, slots=True)
+class Load:
+    """One load: how many tables and how their seats pace themselves."""
+
+    key: str
+    tables: int
+    think: float
+    jitter: float
+
+    def describe(self) -> str:
+        if self.think <= 0:
+            return f"{self.tables} tables, saturated (no think time)"
+        if self.jitter == 0:
+            return f"{self.tables} tables, lock step every {self.think:g} s"
+        low, high = self.think * (1 - self.jitter), self.think * (1 + self.jitter)
+        return f"{self.tables} tables, think {low:g}-{high:g} s"
 
 
-async def _watch_lag(stats: Stats, stop: float, tick: float = 0.01) -> None:
-    """Record how late a ``tick`` timer fires in this (the client's) event loop."""
-    while time.monotonic() < stop:
-        before = time.monotonic()
-        await asyncio.sleep(tick)
-        stats.lags.append(time.monotonic() - before - tick)
+LOADS: Final = {
+    "saturated": Load("saturated", 200, 0.0, 0.0),
+    "lockstep": Load("lockstep", 200, 0.5, 0.0),
+    "jittered": Load("jittered", 400, 0.5, 0.5),
+}
 
 
-async def _play(
-    base: str,
-    tables: list[tuple[str, list[str]]],
-    seconds: float,
-    think: float,
+@dataclasses.dataclass(slots=True)
+class Result:
+    """One load on one configuration."""
+
+    config: str
+    load: str
+    tables: int
+    seconds: float
+    actions: int
+    p50_ms: float
+    p99_ms: float
+    cpu_ms: dict[str, float]  # per acknowledged action, by part
+    machine_busy: float  # fraction of all cores
+    cores: int
+    refused: dict[str, int]
+    reconnects: int
+    client_lag_p99_ms: float
+    client_cpu_per_process: float  # fraction of one core
+    owned: list[int]
+    pg: dict[str, float]
+    errors: list[str]
+    events: dict[str, int] = dataclasses.field(default_factory=dict)
+
+    @property
+    def rate(self) -> float:
+        return self.actions / self.seconds if self.seconds else 0.0
+
+
+def _percentile(values: Sequence[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))] if ordered else 0.0
+
+
+def _result(
+    stack: Stack,
+    load: Load,
+    report: ClientReport,
     *,
-    jitter: float = 0.0,
-    compression: bool = True,
-) -> Stats:
-    stats = Stats(compression=compression)
-    stop = time.monotonic() + seconds
-    seats = [
-        Seat(base, table_id, token, stats, think=think, jitter=jitter)
-        for table_id, tokens in tables
-        for token in tokens
-    ]
-    await asyncio.gather(_watch_lag(stats, stop), *(seat.run(stop) for seat in seats))
-    return stats
+    before: CpuSample,
+    after: CpuSample,
+    pg: tuple[PgCounters, PgCounters] | None,
+    clients: int,
+    window: tuple[float, float],
+) -> Result:
+    measure_from, stop = window
+    seconds = stop - measure_from  # the clients' window (the CPU samples are within ms)
+    actions = len(report.latencies)
+    per = 1000 / actions if actions else float("nan")
+    cpu = {
+        "server": (after.server - before.server) * per,
+        "loops": (sum(after.loops) - sum(before.loops)) * per,
+        "postgres": (after.postgres - before.postgres) * per,
+        "proxy": (after.proxy - before.proxy) * per,
+        "clients": report.cpu * per,
+    }
+    ours = cpu["server"] + cpu["postgres"] + cpu["proxy"] + cpu["clients"]
+    busy = (after.machine_busy - before.machine_busy) * per
+    cpu["other"] = max(0.0, busy - ours)
+    cores = os.cpu_count() or 1
+    pg_figures: dict[str, float] = {}
+    if pg is not None:
+        first, last = pg
+        commits = last.commits - first.commits
+        syncs = last.wal_syncs - first.wal_syncs
+        pg_figures = {
+            "commits_per_s": commits / seconds,
+            "actions_per_commit": actions / commits if commits else float("nan"),
+            "wal_bytes_per_action": (last.wal_bytes - first.wal_bytes) / actions if actions else 0,
+            "wal_syncs_per_s": syncs / seconds,
+            "wal_sync_ms": (last.wal_sync_ms - first.wal_sync_ms) / syncs if syncs else 0.0,
+        }
+    return Result(
+        config=stack.config.key,
+        load=load.key,
+        tables=load.tables,
+        seconds=seconds,
+        actions=actions,
+        p50_ms=statistics.median(report.latencies) * 1000 if actions else float("nan"),
+        p99_ms=_percentile(report.latencies, 0.99) * 1000 if actions else float("nan"),
+        cpu_ms=cpu,
+        machine_busy=(after.machine_busy - before.machine_busy)
+        / max(1e-9, after.machine_total - before.machine_total),
+        cores=cores,
+        refused=report.refused,
+        reconnects=report.reconnects,
+        client_lag_p99_ms=_percentile(report.lags, 0.99) * 1000,
+        client_cpu_per_process=report.cpu / seconds / clients if seconds else 0.0,
+        owned=stack.owned(),
+        pg=pg_figures,
+        errors=report.errors,
+    )
 
 
-def _setup(url: str, count: int) -> list[tuple[str, list[str]]]:
-    tables = []
-    for _ in range(count):
-        table_id = _post(f"{url}/api/tables", {"options": OPTIONS, "visibility": "unlisted"})["id"]
-        tokens = [
-            _post(f"{url}/api/tables/{table_id}/seats", {"name": name})["token"]
-            for name in ("A", "B")
-        ]
-        tables.append((table_id, tokens))
-    return tables
+class Bench:
+    """Runs loads on configurations, with a progress display on stderr."""
+
+    def __init__(self, args: argparse.Namespace, progress: Progress) -> None:
+        self.args = args
+        self.progress = progress
+        self.clients = Clients(args.clients)
+
+    def run_config(
+        self, key: str, loads: list[Load], folder: Path, postgres: Postgres | None
+    ) -> list[Result]:
+        """Start one configuration, set up the tables once, run every load on them."""
+        config = CONFIGS[key]
+        task = self.progress.add_task(f"{key}: starting", total=None)
+        results: list[Result] = []
+        with Stack(config, folder, postgres) as stack:
+            count = max(load.tables for load in loads)
+            self.progress.update(task, description=f"{key}: {count} tables", total=2 * count)
+            tables = set_up(stack.entry, count, lambda: self.progress.advance(task))
+            results = [self._measure(stack, load, tables[: load.tables], task) for load in loads]
+        self.progress.remove_task(task)
+        return results
+
+    def _measure(self, stack: Stack, load: Load, tables: list[TableSeats], task: Any) -> Result:
+        args = self.args
+        # The processes start first (spawn takes ~0.5 s each on a busy machine).
+        start = time.monotonic() + 1.0 + 0.3 * args.clients
+        measure_from = start + args.warmup
+        stop = measure_from + args.seconds
+        label = f"{stack.config.key} {load.key}"
+        self.progress.update(
+            task, description=f"{label}: warm-up", total=stop - time.monotonic(), completed=0
+        )
+        began = time.monotonic()
+        marks: dict[str, Any] = {}
+        events = stack.events()
+
+        def tick(acks: int) -> None:
+            now = time.monotonic()
+            if now >= measure_from and "before" not in marks:
+                marks["before"] = stack.sample()
+                marks["pg_before"] = self._pg(stack)
+            if now >= stop and "after" not in marks:
+                marks["after"] = stack.sample()
+                marks["pg_after"] = self._pg(stack)
+            shown = f"{label}: {acks} acks"
+            if now >= measure_from:
+                shown += f", {acks / max(1e-3, min(now, stop) - measure_from):.0f}/s"
+            self.progress.update(task, description=shown, completed=min(now, stop) - began)
+
+        report = self.clients.run(
+            stack.entry,
+            tables,
+            measure_from=measure_from,
+            stop=stop,
+            pace=Pace(load.think, load.jitter),
+            compression=not args.no_compression,
+            progress=tick,
+        )
+        before = marks.get("before") or stack.sample()
+        after = marks.get("after") or stack.sample()
+        pg = None
+        if marks.get("pg_before") is not None and marks.get("pg_after") is not None:
+            pg = (marks["pg_before"], marks["pg_after"])
+        result = _result(
+            stack,
+            load,
+            report,
+            before=before,
+            after=after,
+            pg=pg,
+            clients=args.clients,
+            window=(measure_from, stop),
+        )
+        after_events = stack.events()
+        result.events = {
+            name: count - events.get(name, 0)
+            for name, count in after_events.items()
+            if count > events.get(name, 0)
+        }
+        return result
+
+    @staticmethod
+    def _pg(stack: Stack) -> PgCounters | None:
+        if stack.postgres is None or not stack.database:
+            return None
+        return stack.postgres.counters(stack.database)
 
 
-async def _start_all(base: str, tables: list[tuple[str, list[str]]]) -> None:
-    for table_id, tokens in tables:
-        async with connect(f"ws://{base}/ws/{table_id}") as ws:
-            await ws.send(json.dumps({"type": "hello", "token": tokens[0]}))
-            sync = json.loads(await ws.recv())
-            await ws.send(json.dumps({"type": "start", "id": "go", "version": sync["version"]}))
-            while json.loads(await ws.recv())["type"] != "ack":
-                pass
+@contextmanager
+def _progress() -> Iterator[Progress]:
+    with Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as progress:
+        yield progress
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the benchmark and print its report."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--tables", type=int, default=200)
-    parser.add_argument("--seconds", type=float, default=20.0)
-    parser.add_argument(
-        "--think",
-        type=float,
-        default=0.5,
-        help="seconds each client waits before acting (0 saturates the server)",
+def _parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        epilog=__doc__.split("\n\n", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
+        "--configs",
+        default="sqlite,pg1,pg2",
+        help="configurations, comma-separated, from sqlite, pg1, pg2 (default all three)",
+    )
+    parser.add_argument(
+        "--loads",
+        default="saturated,lockstep,jittered",
+        help="loads, comma-separated (default all three)",
+    )
+    parser.add_argument(
+        "--seconds", type=float, help="measured seconds per load (default 20; --quick 5)"
+    )
+    parser.add_argument(
+        "--warmup", type=float, help="seconds played before measuring (default 3; --quick 1.5)"
+    )
+    parser.add_argument(
+        "--clients",
+        type=int,
+        default=2,
+        help="client processes sharing the tables (default 2)",
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="5 s per load after 1.5 s of warm-up, half the tables: a smoke run, not the figures",
+    )
+    parser.add_argument(
+        "--pg-fsync",
+        choices=("on", "off"),
+        default="on",
+        help="the PostgreSQL cluster's fsync (default on: each group commit waits for the disk)",
+    )
+    parser.add_argument(
+        "--at",
+        metavar="REV",
+        help="serve the code of this commit (its src/ extracted; default: the working tree)",
+    )
+    parser.add_argument(
+        "--logs", metavar="DIR", type=Path, help="keep the servers' and HAProxy's logs in DIR"
+    )
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    one = parser.add_argument_group("one load only (as before #17)")
+    one.add_argument("--tables", type=int, help="concurrent two-seat tables")
+    one.add_argument(
+        "--think", type=float, help="seconds each seat waits before acting (0 saturates)"
+    )
+    one.add_argument(
         "--jitter",
         type=float,
-        default=0.0,
-        help="spread of the think time as a fraction of it (0.5: 0.5-1.5 x think)",
+        help="spread of the think time as a fraction of it (0: lock step; default 0)",
     )
+    one.add_argument("--config", choices=sorted(CONFIGS), default="sqlite", help="default sqlite")
     parser.add_argument(
         "--no-compression", action="store_true", help="no WebSocket permessage-deflate"
     )
     args = parser.parse_args(argv)
-    if not 0 <= args.jitter <= 1:
+    if args.jitter is not None and not 0 <= args.jitter <= 1:
         parser.error("--jitter is between 0 and 1")
-    port = _free_port()
-    with tempfile.TemporaryDirectory() as folder:
-        database = Path(folder) / "load.sqlite3"
-        server_cmd = os.environ.get("LOAD_SERVER_COMMAND")
-        command = (
-            server_cmd.split() if server_cmd else [sys.executable, "-m", "sequence_stacks.server"]
-        )
-        command += ["--port", str(port)]
-        command += ["--db", str(database), "--turn-timeout", "600", "--grace-period", "600"]
-        # One client address sets up every table: lift the per-address limits (#12).
-        limits = {"SEQUENCE_STACKS_CREATE_BURST": "100000", "SEQUENCE_STACKS_SIT_BURST": "100000"}
-        env = {**limits, **os.environ}
-        server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
-        try:
-            url = f"http://127.0.0.1:{port}"
-            for _ in range(200):
-                try:
-                    urllib.request.urlopen(f"{url}/api/health", timeout=1).close()
-                    break
-                except OSError:
-                    time.sleep(0.05)
-            tables = _setup(url, args.tables)
-            asyncio.run(_start_all(f"127.0.0.1:{port}", tables))
-            started = time.monotonic()
-            server_cpu = _cpu_seconds(server.pid)
-            client_cpu = _own_cpu_seconds()
-            stats = asyncio.run(
-                _play(
-                    f"127.0.0.1:{port}",
-                    tables,
-                    args.seconds,
-                    args.think,
-                    jitter=args.jitter,
-                    compression=not args.no_compression,
-                )
+    if args.seconds is None:
+        args.seconds = 5.0 if args.quick else 20.0
+    if args.warmup is None:
+        args.warmup = 1.5 if args.quick else 3.0
+    if args.tables is not None or args.think is not None or args.jitter is not None:
+        args.configs = [args.config]
+        args.loads = [
+            Load(
+                "custom",
+                args.tables or 200,
+                args.think if args.think is not None else 0.5,
+                args.jitter or 0.0,
             )
-            elapsed = time.monotonic() - started
-            cpu = (_cpu_seconds(server.pid) - server_cpu, _own_cpu_seconds() - client_cpu)
+        ]
+    else:
+        args.configs = [key.strip() for key in args.configs.split(",") if key.strip()]
+        for key in args.configs:
+            if key not in CONFIGS:
+                parser.error(f"unknown configuration {key!r}")
+        loads = []
+        for key in (key.strip() for key in args.loads.split(",")):
+            if key not in LOADS:
+                parser.error(f"unknown load {key!r}")
+            load = LOADS[key]
+            if args.quick:
+                load = dataclasses.replace(load, tables=load.tables // 2)
+            loads.append(load)
+        args.loads = loads
+    if args.clients < 1:
+        parser.error("--clients is at least 1")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark and print its report."""
+    args = _parse(argv)
+    args.load_average = os.getloadavg()
+    started = datetime.datetime.now(datetime.UTC)
+    results: list[Result] = []
+    pg_settings: dict[str, str] = {}
+    with ExitStack() as stack, _progress() as progress:
+        folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="load-")))
+        folder.chmod(0o755)  # the cluster runs as user postgres when this runs as root
+        args.source = server_source(folder / "tree", args.at)
+        postgres = None
+        if any(CONFIGS[key].postgres for key in args.configs):
+            progress.console.print("starting a throwaway PostgreSQL cluster", style="dim")
+            postgres = stack.enter_context(
+                postgres_cluster(folder / "pg", fsync=args.pg_fsync == "on")
+            )
+            pg_settings = postgres.settings()
+        bench = Bench(args, progress)
+        overall = progress.add_task("runs", total=len(args.configs) * len(args.loads))
+        try:
+            for key in args.configs:
+                for result in bench.run_config(key, args.loads, folder, postgres):
+                    results.append(result)
+                    progress.advance(overall)
+                    progress.console.print(_line(result), highlight=False)
         finally:
-            server.terminate()
-            server.wait(timeout=10)
-    _report(args.tables, elapsed, stats, cpu)
-    asked = "none" if args.no_compression else "permessage-deflate"
-    accepted = ", ".join(sorted(stats.extensions)) or "unknown"
-    print(
-        f"client think time: {args.think} s, jitter {args.jitter}, "
-        f"compression asked {asked}, accepted {accepted}"
-    )
+            if args.logs is not None:
+                args.logs.mkdir(parents=True, exist_ok=True)
+                for log in folder.glob("*.log"):
+                    shutil.copy(log, args.logs / log.name)
+    if args.json:
+        print(json.dumps([dataclasses.asdict(r) for r in results], indent=1))
+        return 0
+    _report(args, results, started, pg_settings)
     return 0
 
 
-def _cpu_seconds(pid: int) -> float:
-    """CPU seconds (user + system) a process has used (Linux /proc; NaN elsewhere)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-    except OSError:
-        return float("nan")
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _own_cpu_seconds() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
-
-
-def _percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
-
-
-def _report(tables: int, elapsed: float, stats: Stats, cpu: tuple[float, float]) -> None:
-    latencies = stats.latencies
-    if not latencies:
-        print("no action was acknowledged")
-        return
-    p50 = statistics.median(latencies) * 1000
-    p99 = _percentile(latencies, 0.99) * 1000
-    print(f"tables: {tables} concurrent, 2 seats each, {elapsed:.1f} s")
-    print(f"accepted actions: {len(latencies)} ({len(latencies) / elapsed:.0f} actions/s)")
-    print(f"round trip (send -> ack, committed): p50 {p50:.1f} ms, p99 {p99:.1f} ms")
-    print(f"refused (stale or duplicate): {stats.refused}")
-    server_cpu, client_cpu = cpu
-    print(
-        f"cpu: server {100 * server_cpu / elapsed:.0f}%, client {100 * client_cpu / elapsed:.0f}%"
-        f" of one core ({1000 * server_cpu / len(latencies):.2f} ms server cpu per action)"
+def _line(r: Result) -> str:
+    return (
+        f"{r.config} {r.load}: {r.rate:.0f} actions/s, p50 {r.p50_ms:.1f} ms, "
+        f"p99 {r.p99_ms:.1f} ms, machine busy {100 * r.machine_busy:.0f}%"
     )
-    if stats.lags:
-        lag50 = statistics.median(stats.lags) * 1000
-        lag99 = _percentile(stats.lags, 0.99) * 1000
-        print(f"client event-loop lag: p50 {lag50:.1f} ms, p99 {lag99:.1f} ms")
+
+
+def _report(
+    args: argparse.Namespace, results: list[Result], started: Any, pg: dict[str, str]
+) -> None:
+    command = "python benchmarks/load.py " + " ".join(sys.argv[1:])
+    print(f"# {command.strip()}")
+    print(f"# server: {args.source}")
+    print(
+        f"# {started:%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores ({cpu_model()}), "
+        f"load average at start {args.load_average[0]:.2f}, {args.clients} client processes, "
+        f"{args.seconds:g} s measured after {args.warmup:g} s warm-up"
+    )
+    if pg:
+        print(
+            f"# PostgreSQL {pg['server_version']}: fsync {pg['fsync']}, synchronous_commit "
+            f"{pg['synchronous_commit']}, wal_sync_method {pg['wal_sync_method']}"
+        )
+    by_load: dict[str, list[Result]] = {}
+    for result in results:
+        by_load.setdefault(result.load, []).append(result)
+    for key, rows in by_load.items():
+        load = next(load for load in args.loads if load.key == key)
+        print(f"\n## {key}: {load.describe()}")
+        print(
+            f"{'config':8} {'actions/s':>9} {'p50 ms':>7} {'p99 ms':>7} | CPU ms per action: "
+            f"{'server':>6} {'(loops)':>7} {'pg':>5} {'proxy':>5} {'client':>6} {'other':>5}"
+            f" | {'busy':>4}  notes"
+        )
+        for r in rows:
+            c = r.cpu_ms
+            notes = []
+            if r.owned:
+                notes.append("owned " + "/".join(str(n) for n in r.owned))
+            if r.pg:
+                notes.append(
+                    f"{r.pg['actions_per_commit']:.1f} actions/commit, "
+                    f"{r.pg['wal_syncs_per_s']:.0f} WAL syncs/s of {r.pg['wal_sync_ms']:.2f} ms"
+                )
+            notes.append(
+                f"client {100 * r.client_cpu_per_process:.0f}% of a core each, "
+                f"lag p99 {r.client_lag_p99_ms:.0f} ms"
+            )
+            if r.refused:
+                notes.append(f"refused {r.refused}")
+            if r.reconnects:
+                notes.append(f"{r.reconnects} reconnects")
+            notes += [f"{name}: {count}" for name, count in r.events.items()]
+            print(
+                f"{r.config:8} {r.rate:9.0f} {r.p50_ms:7.1f} {r.p99_ms:7.1f} | "
+                f"{'':19}{c['server']:6.2f} {c['loops']:7.2f} {c['postgres']:5.2f} "
+                f"{c['proxy']:5.2f} {c['clients']:6.2f} {c['other']:5.2f} | "
+                f"{100 * r.machine_busy:3.0f}%  {'; '.join(notes)}"
+            )
+            for error in r.errors[:3]:
+                print(f"{'':8} client error: {error}")
+    _verdict(results)
+
+
+def _verdict(results: list[Result]) -> None:
+    found = {(r.config, r.load): r for r in results}
+    print("\n## #17 targets")
+    one, two = found.get(("pg1", "saturated")), found.get(("pg2", "saturated"))
+    if one and two and one.rate:
+        ratio = two.rate / one.rate
+        verdict = "met" if ratio >= RATIO_TARGET else "NOT met"
+        print(
+            f"saturated throughput, 2 workers / 1 worker: {two.rate:.0f} / {one.rate:.0f} = "
+            f"{ratio:.2f}x (target >= {RATIO_TARGET}x: {verdict})"
+        )
+        server = [r.cpu_ms["server"] for r in (one, two)]
+        print(
+            f"  server CPU per action {server[0]:.2f} / {server[1]:.2f} ms; the machine was "
+            f"{100 * one.machine_busy:.0f}% / {100 * two.machine_busy:.0f}% busy "
+            f"({one.cores} cores): {_bound(two)}"
+        )
+    for key in ("lockstep", "jittered"):
+        r = found.get(("pg2", key))
+        if r:
+            verdict = "met" if r.p99_ms < P99_TARGET_MS else "NOT met"
+            print(
+                f"{key}, {r.tables} tables, 2 workers: p99 {r.p99_ms:.1f} ms "
+                f"(target < {P99_TARGET_MS:g} ms: {verdict})"
+            )
+
+
+def _bound(r: Result) -> str:
+    """What limited a saturated run, from where the CPU went."""
+    total = sum(v for k, v in r.cpu_ms.items() if k != "loops")
+    if r.machine_busy < 0.9:
+        return "the machine had idle CPU (the limit is elsewhere: latency, locks, the database)"
+    shares = ", ".join(
+        f"{k} {100 * v / total:.0f}%" for k, v in r.cpu_ms.items() if k != "loops" and total
+    )
+    return f"every core busy; the action's CPU went to {shares}"
 
 
 if __name__ == "__main__":
