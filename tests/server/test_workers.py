@@ -16,10 +16,11 @@ from typing import Any
 import psycopg
 import pytest
 
-from .cluster import Proxy, Worker, haproxy
+from support.cluster import Proxy, Worker, running_cluster
+from support.server_process import get_json, wait_until
+
 from .harness import ClosedError, Frame
-from .live import LivePlayer
-from .postgres import fresh_schema
+from .live import LivePlayer, live_player
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -29,7 +30,6 @@ OPTIONS = {"player_count": 2, "chips_to_win": 3, "min_each_colour": 1}
 
 @pytest.fixture
 def cluster(tmp_path: Path) -> Iterator[tuple[Proxy, list[Worker], str]]:
-    haproxy()
     env = {
         "SEQUENCE_STACKS_BLOCK_TIMEOUT": str(BLOCK_TIMEOUT),
         "SEQUENCE_STACKS_TURN_TIMEOUT": "300",
@@ -37,19 +37,11 @@ def cluster(tmp_path: Path) -> Iterator[tuple[Proxy, list[Worker], str]]:
         "SEQUENCE_STACKS_ADOPT_INTERVAL": "1",
         "SEQUENCE_STACKS_RATE_PER_SECOND": "200",
         "SEQUENCE_STACKS_RATE_BURST": "400",
+        "SEQUENCE_STACKS_CREATE_BURST": "100",
+        "SEQUENCE_STACKS_SIT_BURST": "400",
     }
-    with fresh_schema() as url:
-        workers = [Worker(f"w{i}", url, env, tmp_path) for i in (1, 2)]
-        proxy = Proxy(workers, tmp_path)
-        try:
-            for worker in workers:
-                worker.start()
-            proxy.start()
-            yield proxy, workers, url
-        finally:
-            proxy.stop()
-            for worker in workers:
-                worker.stop()
+    with running_cluster(tmp_path, env) as running:
+        yield running.proxy, running.workers, running.database
 
 
 class Seat:
@@ -63,6 +55,7 @@ class Seat:
         self.seen = 0
         self.acks: dict[str, int] = {}
         self.reconnects = 0
+        self.close_codes: list[int] = []
 
     def connect(self) -> Frame:
         for _ in range(150):
@@ -70,7 +63,7 @@ class Seat:
             self.stack = contextlib.ExitStack()
             try:
                 player = self.stack.enter_context(
-                    self.proxy.player(self.table, self.name, self.entry)
+                    live_player(self.proxy.ws_url(self.table, self.entry), self.name)
                 )
                 sync = player.hello(self.token, last_version=self.seen or None)
             except (OSError, ClosedError, AssertionError, Exception):
@@ -97,7 +90,11 @@ class Seat:
                 self.acks[client_id] = reply["version"]
             else:
                 assert reply["code"] in ("stale", "elsewhere", "unavailable"), reply
-        except (ClosedError, OSError):
+        except ClosedError as closed:
+            self.close_codes.append(closed.code)
+            self.reconnects += 1
+            self.connect()
+        except OSError:
             self.reconnects += 1
             self.connect()
         except AssertionError as error:
@@ -163,6 +160,29 @@ def _owner(workers: list[Worker]) -> Worker:
     owners = [worker for worker in workers if worker.owned() > 0]
     assert len(owners) == 1, [(w.name, w.health()) for w in workers]
     return owners[0]
+
+
+def _assert_log_holds_every_ack(url: str, table: str, seats: list[Seat]) -> None:
+    """The log is gap-free, and holds each acknowledged command at the version it was
+    acknowledged with; no version was acknowledged twice."""
+    log = _log(url, table)
+    assert [version for version, _ in log] == list(range(1, len(log) + 1))  # no gap
+    clients = {payload.get("client"): version for version, payload in log}
+    acked = [(client_id, v) for seat in seats for client_id, v in seat.acks.items()]
+    for client_id, version in acked:
+        assert clients.get(client_id) == version, (client_id, version)
+    versions = [version for _, version in acked]
+    assert len(versions) == len(set(versions))
+
+
+def _logged(worker: Worker, message: str, table: str) -> bool:
+    """Whether the worker's JSON log has a line about ``table`` containing ``message``."""
+    for line in worker.log_path.read_text().splitlines():
+        if line.startswith("{"):
+            record = json.loads(line)
+            if record.get("table") == table and message in record["msg"]:
+                return True
+    return False
 
 
 def test_two_entry_points_play_one_table_owned_by_one_worker(
@@ -246,3 +266,106 @@ def test_sigkill_of_the_owner_inside_a_block_window_the_game_finishes_elsewhere(
     finally:
         for seat in seats:
             seat.close()
+
+
+def test_sigterm_hands_the_owners_tables_over_and_the_worker_exits_0(
+    cluster: tuple[Proxy, list[Worker], str],
+) -> None:
+    """A graceful stop: the owner lets its table go (lock released, sockets told 1012)
+    before it exits; the players reconnect through the proxy to the other worker and
+    play on; the owner exits with status 0."""
+    proxy, workers, url = cluster
+    table = proxy.post("/api/tables", {"options": OPTIONS})["id"]
+    tokens = [proxy.post(f"/api/tables/{table}/seats", {"name": n})["token"] for n in "AB"]
+    seats = [
+        Seat(proxy, table, token, name, entry)
+        for entry, (name, token) in enumerate(zip("ab", tokens, strict=True))
+    ]
+    try:
+        for seat in seats:
+            seat.connect()
+        assert seats[0].player is not None
+        seats[0].player.reply(seats[0].player.command("start"))
+        for _ in range(6):
+            for seat in seats:
+                seat.step(_cards_first)
+        owner = _owner(workers)
+        survivor = next(worker for worker in workers if worker is not owner)
+        assert owner.process is not None
+        last_before = max(v for seat in seats for v in seat.acks.values())
+        owner.terminate()
+        for _ in range(2000):  # play on while it stops: each socket is moved (1012)
+            if owner.process.poll() is not None and all(s.close_codes for s in seats):
+                break
+            for seat in seats:
+                seat.step(_cards_first)
+        assert owner.process.wait(timeout=20) == 0
+        assert all(1012 in seat.close_codes for seat in seats), [s.close_codes for s in seats]
+        assert _logged(owner, "released by worker", table)  # handed over, not left to die
+        wait_until(lambda: survivor.owned() == 1, "the other worker owns the table", 10)
+        for _ in range(10):
+            for seat in seats:
+                seat.step(_play)
+        assert max(v for seat in seats for v in seat.acks.values()) > last_before
+        _assert_log_holds_every_ack(url, table, seats)
+    finally:
+        for seat in seats:
+            seat.close()
+
+
+def _sit(proxy: Proxy, table: str, name: str) -> str:
+    token: str = proxy.post(f"/api/tables/{table}/seats", {"name": name})["token"]
+    return token
+
+
+def _reachable(proxy: Proxy, table: str, token: str) -> int:
+    """Open the table's socket through the proxy (retrying while it moves); its version."""
+    seat = Seat(proxy, table, token, "probe", 1)
+    try:
+        return int(seat.connect()["version"])
+    finally:
+        seat.close()
+
+
+def _routes_to(proxy: Proxy, name: str) -> bool:
+    """Whether the proxy sends requests to worker ``name`` (the health check is not
+    hashed: a few of them reach every worker the proxy counts as up)."""
+    return any(get_json(f"{proxy.url()}/api/health")[1].get("worker") == name for _ in range(6))
+
+
+def test_a_restarted_worker_gets_its_tables_handed_back_through_the_proxy(
+    cluster: tuple[Proxy, list[Worker], str],
+) -> None:
+    """SIGKILL w1: its tables go to w2 and keep working through the proxy. w1 comes
+    back on its port: the proxy routes its share of tables to it again, w2 hands them
+    back on request (NOTIFY), and every table still takes seats and sockets."""
+    proxy, workers, url = cluster
+    first, second = workers
+    tables: list[str] = []
+    tokens: dict[str, str] = {}
+    for _ in range(30):  # until each worker owns two tables (the hash decides which)
+        if first.owned() >= 2 and second.owned() >= 2:
+            break
+        table = proxy.post("/api/tables", {"options": {"player_count": 4}})["id"]
+        tables.append(table)
+        tokens[table] = _sit(proxy, table, "Ann")
+    share = first.owned()
+    assert share >= 2, [w.health() for w in workers]
+    assert second.owned() >= 2, [w.health() for w in workers]
+    first.kill()
+    for table in tables:  # the survivor takes every table as it is asked
+        _sit(proxy, table, "Bob")
+    assert second.owned() == len(tables)
+    first.start()
+    # Once the proxy sends w1's share to w1 again, w2 lets those tables go on request.
+    wait_until(lambda: _routes_to(proxy, "w1"), "the proxy routes to w1 again")
+    for table in tables:
+        _sit(proxy, table, "Cat")
+    assert first.owned() == share
+    assert second.owned() == len(tables) - share
+    for table in tables:
+        assert _reachable(proxy, table, tokens[table]) == 3
+        assert [version for version, _ in _log(url, table)] == [1, 2, 3]
+    handed = [t for t in tables if _logged(second, "handed off on request", t)]
+    assert len(handed) == share
+    assert all(_logged(first, "owned by worker w1", t) for t in handed)

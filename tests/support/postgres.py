@@ -1,0 +1,48 @@
+"""A fresh PostgreSQL schema per test, on the server scripts/test starts.
+
+``SEQUENCE_STACKS_TEST_POSTGRES`` is the URL of a database the tests may create
+schemas in (scripts/test starts a throwaway cluster and sets it). Without it the
+PostgreSQL tests skip on a developer's machine and fail in CI (``CI=true``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+from collections.abc import Iterator
+from typing import Final
+
+import pytest
+
+__all__ = ["ENV", "fresh_schema", "server_url"]
+
+ENV: Final = "SEQUENCE_STACKS_TEST_POSTGRES"
+
+
+def server_url() -> str:
+    """The test database's URL; skips the test (fails it in CI) when there is none."""
+    url = os.environ.get(ENV)
+    if url:
+        return url
+    message = f"no PostgreSQL for the tests: set {ENV} (scripts/test starts one)"
+    if os.environ.get("CI") == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+@contextlib.contextmanager
+def fresh_schema() -> Iterator[str]:
+    """Create an empty schema; yield a URL whose connections use it; drop it after."""
+    import psycopg  # noqa: PLC0415 - only the PostgreSQL tests need it
+
+    url = server_url()
+    schema = "test_" + secrets.token_hex(6)
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(f"CREATE SCHEMA {schema}")
+    separator = "&" if "?" in url else "?"
+    try:
+        yield f"{url}{separator}options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(f"DROP SCHEMA {schema} CASCADE")
