@@ -94,3 +94,17 @@ def test_simulate_refuses_bad_arguments(
 def test_report_refuses_a_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["report", str(tmp_path / "none.csv")]) == 2
     assert "no results file" in capsys.readouterr().err
+
+
+def test_report_without_matplotlib_says_what_to_install(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "r.csv"
+    assert main(["simulate", "--games", "1", "--workers", "1", "--quiet", "--out", str(out)]) == 0
+
+    def missing(*_: object, **__: object) -> None:
+        raise ModuleNotFoundError("No module named 'matplotlib'", name="matplotlib")
+
+    monkeypatch.setattr("sequence_stacks.cli.simulate.write_report", missing)
+    assert main(["report", str(out), "--out", str(tmp_path / "report")]) == 2
+    assert "report needs matplotlib: pip install" in capsys.readouterr().err

@@ -142,7 +142,11 @@ def add_report_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--out", default="report", metavar="DIR", help="output folder (default ./report)"
     )
-    parser.add_argument("--title", default="Sequence Stacks balance", help="the page title")
+    parser.add_argument(
+        "--title",
+        default="Sequence Stacks balance",
+        help="the page title (default: Sequence Stacks balance)",
+    )
     parser.add_argument("--json", action="store_true", help="also print the summary as JSON")
 
 
@@ -243,7 +247,12 @@ def run_report(args: argparse.Namespace) -> int:
             raise CliError(f"cannot read results {str(path)!r}: {error}") from None
     if not rows:
         raise CliError(f"{', '.join(args.results)} hold(s) no games")
-    page = write_report(list(rows.values()), Path(args.out), title=args.title)
+    try:
+        page = write_report(list(rows.values()), Path(args.out), title=args.title)
+    except ModuleNotFoundError as error:
+        raise CliError(
+            f"report needs {error.name or 'matplotlib'}: pip install 'sequence-stacks[sim]'"
+        ) from None
     if args.json:
         print_json(_load_summary(Path(args.out)))
     else:

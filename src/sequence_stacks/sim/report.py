@@ -3,20 +3,26 @@
 :func:`analyse` turns rows into plain data (win rates with Wilson intervals per bot
 and per seat, endings, game lengths, chips and Blocks, action-card use and its
 association with winning, per config); :func:`rate_bots` rates the bots with
-OpenSkill's Plackett-Luce model; :func:`write_report` renders PNGs with matplotlib
-(Agg backend) and an HTML page that embeds them (base64), plus ``summary.json``.
+OpenSkill's Plackett-Luce model; :func:`write_report` renders the figures of
+:mod:`.report_figures` as PNGs and the page of :mod:`.report_page`, plus
+``summary.json``.
+
+Nothing is pooled over player counts: the fair share, the deck (R1, R2) and the length
+of a game all depend on it. Rows that mean nothing are left out or carry a note: an
+action card not in the deck (Reverse with 2 players, R2), a bot's win rate in self-play
+(one bot holds every seat), a seat's win rate when the seats held different line-ups.
 """
 
 from __future__ import annotations
 
-import base64
-import html
 import json
 import statistics
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
+
+from sequence_stacks.engine import CARD_KIND, Kind, deck_for
 
 from .results import Row, row_key, seat_values
 from .selfplay import Rate
@@ -29,6 +35,17 @@ ACTION_CARDS: Final = {
     "steal_cards": "Steal-a-Card",
     "steal_chips": "Steal-a-Chip",
     "blocks": "Block",
+}
+_CARD_KINDS: Final = {
+    "skips": Kind.SKIP,
+    "reverses": Kind.REV,
+    "steal_cards": Kind.SCARD,
+    "steal_chips": Kind.SCHIP,
+    "blocks": Kind.BLOCK,
+}
+_TWO_PLAYER_NOTES: Final = {
+    "skips": "with 2 players a Skip gives its player another turn (R26)",
+    "reverses": "kept by two_player_reverses: with 2 players a Reverse has no effect (R30)",
 }
 
 
@@ -53,10 +70,19 @@ def _lengths(rows: Sequence[Row]) -> dict[str, float]:
     }
 
 
-def _card_effects(rows: Sequence[Row]) -> dict[str, Any]:
-    """Per action card: plays per game, and win rates of seats that played it vs not."""
+def cards_in_deck(player_count: int, options: Mapping[str, Any]) -> list[str]:
+    """The action-card columns whose card is in the deck (R1, R2, ``two_player_reverses``)."""
+    keep = options.get("two_player_reverses") is True
+    kinds = {CARD_KIND[card] for card in deck_for(player_count, keep_two_player_reverses=keep)}
+    return [column for column, kind in _CARD_KINDS.items() if kind in kinds]
+
+
+def _card_effects(rows: Sequence[Row], columns: Sequence[str]) -> dict[str, Any]:
+    """Per action card in the deck: plays per game, and win rates of seats that played
+    it vs not, with a note where the card works differently (2 players)."""
     effects: dict[str, Any] = {}
-    for column, title in ACTION_CARDS.items():
+    two_players = bool(rows) and int(rows[0]["player_count"]) == 2
+    for column in columns:
         used = [0, 0]  # wins, seat-games
         unused = [0, 0]
         total = 0
@@ -67,10 +93,11 @@ def _card_effects(rows: Sequence[Row]) -> dict[str, Any]:
                 bucket[0] += _seat_wins(row, seat)
                 bucket[1] += 1
         effects[column] = {
-            "card": title,
+            "card": ACTION_CARDS[column],
             "plays_per_game": total / len(rows) if rows else 0.0,
             "played": _rate(used[0], used[1]),
             "not_played": _rate(unused[0], unused[1]),
+            "note": _TWO_PLAYER_NOTES.get(column) if two_players else None,
         }
     return effects
 
@@ -104,11 +131,34 @@ def _chip_stats(rows: Sequence[Row]) -> dict[str, float]:
     }
 
 
+def _seats_comparable(rows: Sequence[Row], player_count: int) -> bool:
+    """True when every seat faced the same line-ups (its own bot, then the next seats'),
+    give or take one game: only then do seat win rates measure the seat alone. A bot list
+    that does not divide the seats (2 bots at 3 players) gives seats different line-ups."""
+    lineups = [Counter[tuple[str, ...]]() for _ in range(player_count)]
+    for row in rows:
+        names = str(row["bots"]).split("|")
+        for seat, counter in enumerate(lineups):
+            counter[tuple(names[(seat + step) % len(names)] for step in range(len(names)))] += 1
+    keys = set().union(*lineups)
+    return all(max(c[key] for c in lineups) - min(c[key] for c in lineups) <= 1 for key in keys)
+
+
+def _options(row: Row) -> dict[str, Any]:
+    try:
+        options = json.loads(str(row["options"]) or "{}")
+    except ValueError:
+        return {}
+    return options if isinstance(options, dict) else {}
+
+
 def _config_summary(rows: Sequence[Row]) -> dict[str, Any]:
     player_count = int(rows[0]["player_count"])
+    options = _options(rows[0])
     bot_wins: dict[str, int] = defaultdict(int)
     bot_played: dict[str, int] = defaultdict(int)
     seat_wins = [0] * player_count
+    reasons: dict[str, int] = defaultdict(int)
     for row in rows:
         names = str(row["bots"]).split("|")
         for name in names:
@@ -117,22 +167,22 @@ def _config_summary(rows: Sequence[Row]) -> dict[str, Any]:
         if winner >= 0:
             seat_wins[winner] += 1
             bot_wins[names[winner]] += 1
-    reasons: dict[str, int] = defaultdict(int)
-    for row in rows:
         reasons[str(row["reason"])] += 1
     no_winner = len(rows) - reasons.get("win", 0)
     return {
         "games": len(rows),
         "player_count": player_count,
-        "options": json.loads(str(rows[0]["options"]) or "{}"),
+        "options": options,
         "fair_share": 1.0 / player_count,
+        "self_play": len(bot_played) == 1,
+        "seats_comparable": _seats_comparable(rows, player_count),
         "bots": {name: _rate(bot_wins[name], bot_played[name]) for name in sorted(bot_played)},
         "seats": [_rate(wins, len(rows)) for wins in seat_wins],
         "reasons": dict(sorted(reasons.items())),
         "no_winner": _rate(no_winner, len(rows)),
         "turns": _lengths(rows),
         "chips": _chip_stats(rows),
-        "action_cards": _card_effects(rows),
+        "action_cards": _card_effects(rows, cards_in_deck(player_count, options)),
     }
 
 
@@ -169,257 +219,50 @@ def rate_bots(rows: Sequence[Row]) -> dict[str, dict[str, float]] | None:
     }
 
 
-def analyse(rows: Sequence[Row]) -> dict[str, Any]:
-    """Every statistic of the report, as JSON-ready data."""
-    by_config: dict[str, list[Row]] = defaultdict(list)
-    for row in sorted(rows, key=row_key):
-        by_config[str(row["config_id"])].append(row)
+def _labels(config_ids: Sequence[str]) -> dict[str, str]:
+    """A short label per config for plots: bots and options, without the player count
+    (the panel says it) and without the digest unless two configs would share a label."""
+    short = {cid: "/".join(cid.split("#")[0].split("/")[1:]) or cid for cid in config_ids}
+    seen = Counter((cid.split("/")[0], label) for cid, label in short.items())
     return {
-        "games": len(rows),
-        "configs": {config_id: _config_summary(items) for config_id, items in by_config.items()},
-        "ratings": rate_bots(rows),
+        cid: label if seen[(cid.split("/")[0], label)] == 1 else cid.split("/", 1)[-1]
+        for cid, label in short.items()
     }
 
 
-# --- rendering ---------------------------------------------------------------------------
-
-
-def _percent(rate: Mapping[str, Any]) -> str:
-    low, high = rate["ci95"]
-    return f"{rate['rate']:.1%} [{low:.1%}, {high:.1%}] ({rate['wins']}/{rate['played']})"
-
-
-def _table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>" for row in rows
-    )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-
-
-def _error_bar(rate: float, interval: Sequence[float]) -> tuple[float, float]:
-    """Distances from a rate to its interval's ends (never negative after rounding)."""
-    return max(0.0, rate - interval[0]), max(0.0, interval[1] - rate)
-
-
-def _plots(  # noqa: PLR0915 (four figures, drawn step by step)
-    data: Mapping[str, Any], rows: Sequence[Row], out: Path
-) -> dict[str, Path]:
-    import matplotlib  # noqa: PLC0415 (optional dependency)
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-
-    configs: Mapping[str, Any] = data["configs"]
-    labels = list(configs)
-    paths: dict[str, Path] = {}
-
-    def save(name: str, figure: Any) -> None:
-        path = out / f"{name}.png"
-        figure.tight_layout()
-        figure.savefig(path, dpi=90)
-        plt.close(figure)
-        paths[name] = path
-
-    figure, axes = plt.subplots(figsize=(9, 0.5 + 0.45 * max(1, len(labels))))
-    positions = list(range(len(labels)))
-    for offset, seat in enumerate(range(6)):
-        values, errors, ys = [], [], []
-        for y, label in enumerate(labels):
-            seats = configs[label]["seats"]
-            if seat < len(seats):
-                rate = seats[seat]
-                values.append(rate["rate"] - configs[label]["fair_share"])
-                errors.append(_error_bar(rate["rate"], rate["ci95"]))
-                ys.append(y + offset * 0.12 - 0.3)
-        if values:
-            axes.errorbar(
-                values, ys, xerr=list(zip(*errors, strict=True)), fmt="o", label=f"seat {seat}"
-            )
-    axes.axvline(0.0, color="grey", linewidth=1)
-    axes.set_yticks(positions, [label.split("#")[0] for label in labels], fontsize=7)
-    axes.set_xlabel("seat win rate minus fair share (95% Wilson CI)")
-    axes.legend(fontsize=7)
-    save("seat_advantage", figure)
-
-    figure, axes = plt.subplots(figsize=(8, 4))
-    for label in labels[:8]:
-        turns = [int(row["turns"]) for row in rows if row["config_id"] == label]
-        axes.hist(turns, bins=30, histtype="step", label=label.split("#")[0])
-    axes.set_xlabel("turns per game")
-    axes.set_ylabel("games")
-    axes.legend(fontsize=6)
-    save("game_length", figure)
-
-    figure, axes = plt.subplots(figsize=(8, 4))
-    cards = list(ACTION_CARDS)
-    for shift, which in ((-0.2, "played"), (0.2, "not_played")):
-        means, errs = [], []
-        for column in cards:
-            used = [0, 0]
-            for label in labels:
-                rate = configs[label]["action_cards"][column][which]
-                used[0] += rate["wins"]
-                used[1] += rate["played"]
-            rate = Rate(used[0], used[1])
-            low, high = rate.interval
-            means.append(rate.rate)
-            errs.append(_error_bar(rate.rate, (low, high)))
-        axes.bar(
-            [i + shift for i in range(len(cards))],
-            means,
-            width=0.4,
-            yerr=list(zip(*errs, strict=True)),
-            label=which.replace("_", " "),
-        )
-    axes.set_xticks(range(len(cards)), [ACTION_CARDS[c] for c in cards])
-    axes.set_ylabel("win rate of seat-games (95% CI)")
-    axes.legend()
-    save("action_cards", figure)
-
-    bots = sorted({name for label in labels for name in configs[label]["bots"]})
-    figure, axes = plt.subplots(figsize=(9, 0.5 + 0.45 * max(1, len(labels))))
-    for offset, name in enumerate(bots):
-        values, errors, ys = [], [], []
-        for y, label in enumerate(labels):
-            rate = configs[label]["bots"].get(name)
-            if rate is not None:
-                values.append(rate["rate"])
-                errors.append(_error_bar(rate["rate"], rate["ci95"]))
-                ys.append(y + offset * 0.15 - 0.2)
-        axes.errorbar(values, ys, xerr=list(zip(*errors, strict=True)), fmt="s", label=name)
-    axes.set_yticks(positions, [label.split("#")[0] for label in labels], fontsize=7)
-    axes.set_xlabel("win rate per seat held (95% Wilson CI)")
-    axes.legend(fontsize=7)
-    save("bot_win_rates", figure)
-    return paths
-
-
-_STYLE: Final = (
-    "body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}"
-    "table{border-collapse:collapse;margin:1em 0;font-size:13px}"
-    "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
-    "th{background:#eee}img{max-width:100%}code{background:#f4f4f4}"
-)
-
-
-def _config_html(config_id: str, summary: Mapping[str, Any]) -> str:
-    parts = [f"<h3>{html.escape(config_id)}</h3>"]
-    options = summary["options"] or "default rules"
-    parts.append(
-        f"<p>{summary['games']} games, {summary['player_count']} players, options: "
-        f"<code>{html.escape(json.dumps(options))}</code>; fair share "
-        f"{summary['fair_share']:.1%}</p>"
-    )
-    parts.append(
-        _table(
-            ["bot", "win rate per seat held [95% CI]"],
-            [[name, _percent(rate)] for name, rate in summary["bots"].items()],
-        )
-    )
-    parts.append(
-        _table(
-            ["seat", "win rate [95% CI]"],
-            [[str(seat), _percent(rate)] for seat, rate in enumerate(summary["seats"])],
-        )
-    )
-    turns = summary["turns"]
-    chips = summary["chips"]
-    reasons = ", ".join(f"{k}: {v}" for k, v in summary["reasons"].items())
-    parts.append(
-        _table(
-            [
-                "endings",
-                "no winner [95% CI]",
-                "turns mean / median / p90",
-                "blocks/game",
-                "completions/game",
-                "winner chips",
-                "reshuffles",
-            ],
-            [
-                [
-                    reasons,
-                    _percent(summary["no_winner"]),
-                    f"{turns['mean']:.1f} / {turns['median']:.0f} / {turns['p90']:.0f}",
-                    f"{chips['mean_blocks_per_game']:.2f}",
-                    f"{chips['mean_completions_per_game']:.2f}",
-                    f"{chips['mean_winner_chips']:.2f}",
-                    f"{chips['mean_reshuffles']:.2f}",
-                ]
-            ],
-        )
-    )
-    parts.append(
-        _table(
-            ["action card", "plays/game", "win rate if played [CI]", "if not played [CI]"],
-            [
-                [
-                    effect["card"],
-                    f"{effect['plays_per_game']:.2f}",
-                    _percent(effect["played"]),
-                    _percent(effect["not_played"]),
-                ]
-                for effect in summary["action_cards"].values()
-            ],
-        )
-    )
-    return "\n".join(parts)
+def analyse(rows: Sequence[Row]) -> dict[str, Any]:
+    """Every statistic of the report, as JSON-ready data; configs are ordered by player
+    count, then by id."""
+    by_config: dict[str, list[Row]] = defaultdict(list)
+    for row in sorted(rows, key=lambda row: (int(row["player_count"]), *row_key(row))):
+        by_config[str(row["config_id"])].append(row)
+    labels = _labels(list(by_config))
+    configs = {}
+    for config_id, items in by_config.items():
+        configs[config_id] = {"label": labels[config_id], **_config_summary(items)}
+    return {
+        "games": len(rows),
+        "player_counts": sorted({int(row["player_count"]) for row in rows}),
+        "configs": configs,
+        "ratings": rate_bots(rows),
+    }
 
 
 def write_report(rows: Sequence[Row], out: Path, *, title: str = "Sequence Stacks balance") -> Path:
     """Write ``summary.json``, the PNG plots and ``report.html`` into ``out``; return the
     HTML path. Raises ValueError for no rows."""
+    from .report_figures import report_figures, save_figures  # noqa: PLC0415 (matplotlib)
+    from .report_page import render_page  # noqa: PLC0415
+
     if not rows:
         raise ValueError("the results hold no games to report on")
     out.mkdir(parents=True, exist_ok=True)
     data = analyse(rows)
     (out / "summary.json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    plots = _plots(data, rows, out)
-    sections = [
-        f"<h1>{html.escape(title)}</h1>",
-        f"<p>{data['games']} games in {len(data['configs'])} configuration(s).</p>",
-        "<h2>Win rates</h2>",
-    ]
-    for name in ("bot_win_rates", "seat_advantage"):
-        encoded = base64.b64encode(plots[name].read_bytes()).decode()
-        sections.append(f'<img alt="{name}" src="data:image/png;base64,{encoded}">')
-    sections.append("<h2>Ratings (OpenSkill Plackett-Luce)</h2>")
-    ratings = data["ratings"]
-    if ratings:
-        sections.append(
-            _table(
-                ["bot", "mu", "sigma", "ordinal (mu - 3 sigma)", "games"],
-                [
-                    [
-                        name,
-                        f"{r['mu']:.2f}",
-                        f"{r['sigma']:.2f}",
-                        f"{r['ordinal']:.2f}",
-                        str(r["games"]),
-                    ]
-                    for name, r in ratings.items()
-                ],
-            )
-        )
-    else:
-        sections.append("<p>No ratings: openskill is not installed, or no game mixed bots.</p>")
-    sections.append("<h2>Game length</h2>")
-    sections.append(_img(plots["game_length"]))
-    sections.append("<h2>Action cards</h2>")
-    sections.append(_img(plots["action_cards"]))
-    sections.append("<h2>Configurations</h2>")
-    for config_id, summary in data["configs"].items():
-        sections.append(_config_html(config_id, summary))
-    page = (
-        f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
-        f"<style>{_STYLE}</style></head><body>{''.join(sections)}</body></html>\n"
-    )
+    turns: dict[str, list[int]] = defaultdict(list)
+    for row in rows:
+        turns[str(row["config_id"])].append(int(row["turns"]))
+    images = save_figures(report_figures(data, turns), out)
     path = out / "report.html"
-    path.write_text(page, encoding="utf-8")
+    path.write_text(render_page(data, images, title=title), encoding="utf-8")
     return path
-
-
-def _img(path: Path) -> str:
-    encoded = base64.b64encode(path.read_bytes()).decode()
-    return f'<img alt="{path.stem}" src="data:image/png;base64,{encoded}">'
