@@ -229,7 +229,7 @@ def test_every_word_of_a_page_comes_from_a_message(path: Path) -> None:
 
 def test_the_pages_have_a_language_menu_and_fill_their_words() -> None:
     text = {path.name: path.read_text() for path in SCRIPTS + PAGES}
-    for page in ("index.html", "table.html", "replay.html"):
+    for page in ("index.html", "table.html", "replay.html", "missing.html"):
         assert 'id="language"' in text[page], page
         assert "data-t-attr" in text[page], page
     for script in ("table.js", "lobby.js", "replay.js"):

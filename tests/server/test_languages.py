@@ -43,6 +43,8 @@ def test_pages_come_in_the_readers_language(
     client: TestClient, path: str, case: tuple[str, str | None, str | None, str]
 ) -> None:
     query, cookie, accept, expected = case
+    table_id = client.post("/api/tables", json={"players": 2}).json()["id"]
+    path = path.replace("abc", table_id)
     headers = {"accept-language": accept} if accept else {}
     if cookie:
         client.cookies.set("lang", cookie)
@@ -78,3 +80,22 @@ def test_the_language_menu_lists_six_languages_named_in_themselves(client: TestC
     assert data["current"] == "hi"
     names = {item["code"]: item["name"] for item in data["languages"]}
     assert names == LANGUAGES
+
+
+@pytest.mark.parametrize("path", ["/t/nosuchtable", "/replay/nosuchtable/1", "/t/%3Cscript%3E"])
+@pytest.mark.parametrize("language", ["en", "ko", "hi"])
+def test_a_link_to_no_table_gets_a_page_saying_so_with_a_way_back(
+    client: TestClient, path: str, language: str
+) -> None:
+    """#15: not the table page waiting forever, but a 404 in the reader's language."""
+    response = client.get(path, headers={"accept-language": language})
+    assert response.status_code == 404
+    assert _lang(response.text) == language
+    assert 'data-t="page.missing.title"' in response.text
+    assert 'href="/"' in response.text
+    assert "script" not in path or "<script>" not in response.text
+    assert response.headers["content-security-policy"].startswith("default-src 'self'")
+    # A table that exists is served its own page.
+    table_id = client.post("/api/tables", json={"players": 2}).json()["id"]
+    found = client.get(path.replace("nosuchtable", table_id))
+    assert found.status_code == (404 if "script" in path else 200)

@@ -306,6 +306,12 @@ _ALL: Final = (
     m("page.lobby.option_range", "{option}: a whole number from {low} to {high}."),
     m("page.lobby.options_refused", "These options do not make a game; change them and try again."),
     m("page.table.title", "Sequence Stacks table"),
+    m("page.missing.title", "No such table"),
+    m(
+        "page.missing.body",
+        "This link does not lead to a table. It may be mistyped, or the table was never made.",
+    ),
+    m("page.missing.back", "Back to the lobby"),
     m("page.table.heading", "Table"),
     m("page.table.rules", "Rules"),
     m("page.table.rules_key", "Rules (?)"),

@@ -15,7 +15,7 @@ import math
 import os
 import socket
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any, Final
 from urllib.parse import urlsplit
@@ -112,8 +112,8 @@ def create_app(
 
     routes = [
         Route("/", _page("index.html")),
-        Route("/t/{table_id}", _page("table.html")),
-        Route("/replay/{table_id}/{game:int}", _page("replay.html")),
+        Route("/t/{table_id}", _table_page("table.html")),
+        Route("/replay/{table_id}/{game:int}", _table_page("replay.html")),
         Route("/api/health", _health),
         Route("/api/catalog", _catalog),
         Route("/api/messages", _messages),
@@ -155,7 +155,7 @@ def _make_service(store: Storage, config: ServerSettings) -> TableService:
     return ClusteredTableService(store, config, ownership)
 
 
-def _page(name: str) -> Any:
+def _page(name: str, status: int = 200) -> Callable[[Request], Awaitable[Response]]:
     """A page in the reader's language: ``<html lang>`` set before any script runs."""
     template = (STATIC_DIR / name).read_text(encoding="utf-8")
     if _HTML_LANG not in template:
@@ -165,9 +165,25 @@ def _page(name: str) -> Any:
     async def page(request: Request) -> Response:
         language = reader_language(request)
         headers = {**_SECURITY_HEADERS, "Content-Language": language, "Vary": _VARY}
-        return HTMLResponse(pages[language], headers=headers)
+        return HTMLResponse(pages[language], status_code=status, headers=headers)
 
     return page
+
+
+def _table_page(name: str) -> Callable[[Request], Awaitable[Response]]:
+    """A page of one table (play or replay); a link to no table gets the "no such
+    table" page with a way back to the lobby, as a 404."""
+    page, missing = _page(name), _page("missing.html", status=404)
+
+    async def table_page(request: Request) -> Response:
+        try:
+            table_id = request.path_params["table_id"]
+            exists = await asyncio.to_thread(_service(request).storage.table, table_id) is not None
+        except StorageUnavailableError:
+            exists = True  # the page itself will say what is wrong when it asks
+        return await (page if exists else missing)(request)
+
+    return table_page
 
 
 _HTML_LANG: Final = '<html lang="en"'
