@@ -2,6 +2,8 @@
 
 - :mod:`~sequence_stacks.env.encoding`: the fixed-shape observation of a seat's view and
   the action mask (numpy only; imported here).
+- :mod:`~sequence_stacks.env.vector`: :class:`SequenceStacksVectorEnv`, K games stepped
+  together into ``[K, D]`` arrays (numpy only; imported here).
 - :mod:`~sequence_stacks.env.pettingzoo_env`: ``env()`` / ``raw_env``, every seat an agent.
 - :mod:`~sequence_stacks.env.gym_env`: one learning seat against named bots
   (``SequenceStacks-v0``; :func:`register_envs` registers it with Gymnasium).
@@ -15,8 +17,17 @@ import. See docs/rl.md.
 from __future__ import annotations
 
 from .encoding import ObservationEncoder, Piece, encoder_for
+from .vector import BatchEncoder, SequenceStacksVectorEnv, VectorActionError
 
-__all__ = ["ObservationEncoder", "Piece", "encoder_for", "register_envs"]
+__all__ = [
+    "BatchEncoder",
+    "ObservationEncoder",
+    "Piece",
+    "SequenceStacksVectorEnv",
+    "VectorActionError",
+    "encoder_for",
+    "register_envs",
+]
 
 
 def register_envs() -> None:
