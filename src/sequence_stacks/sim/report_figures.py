@@ -122,12 +122,12 @@ def _percent_axis(axes: Axes, which: str) -> None:
     from matplotlib.ticker import PercentFormatter  # noqa: PLC0415
 
     axis = axes.xaxis if which == "x" else axes.yaxis
-    axis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    axis.set_major_formatter(PercentFormatter(1.0))
 
 
 def _fair_line(axes: Axes, share: float, *, vertical: bool) -> None:
     draw = axes.axvline if vertical else axes.axhline
-    draw(share, color="grey", linestyle="--", linewidth=1, label=f"fair share {share:.0%}")
+    draw(share, color="grey", linestyle="--", linewidth=1, label=f"fair share {share:.1%}")
 
 
 def _seat_figure(data: Summary) -> Figure | None:
@@ -299,7 +299,7 @@ def _card_wins_figure(data: Summary) -> Figure:
         handles += [
             Line2D([], [], color="black", marker="o", linestyle="", label="played it"),
             Line2D([], [], color="black", marker="o", mfc="white", ls="", label="did not"),
-            Line2D([], [], color="grey", linestyle="--", label=f"fair share {1 / count:.0%}"),
+            Line2D([], [], color="grey", linestyle="--", label=f"fair share {1 / count:.1%}"),
         ]
         axes.legend(
             handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False
