@@ -144,6 +144,7 @@ def lobby_dict(table: Table, connected: Sequence[bool]) -> dict[str, Any]:
             for index, seat in enumerate(table.seats)
         ],
         "result": None if result is None else result.to_dict(),
+        "standings": table.standings(),
     }
 
 

@@ -33,6 +33,8 @@ from sequence_stacks.engine import (
 )
 from sequence_stacks.engine.events import (
     BlockWindowOpened,
+    CardStolen,
+    ChipStolen,
     PileBlocked,
     PileCompleted,
     TurnStarted,
@@ -64,6 +66,7 @@ __all__ = [
     "Refusal",
     "Seat",
     "Table",
+    "Tally",
 ]
 
 NAME_LIMIT: Final = 24
@@ -126,6 +129,29 @@ class Seat:
         return {"kind": self.kind, "name": self.name, "bot": self.bot, "label": self.label}
 
 
+@dataclasses.dataclass(slots=True)
+class Tally:
+    """What one seat did in the current game, counted from its events (public facts):
+    sequences it completed that went to the pool, Blocks it played that worked, cards
+    and chips it stole."""
+
+    completed: int = 0
+    blocks: int = 0
+    cards_stolen: int = 0
+    chips_stolen: int = 0
+
+    def count(self, event: Event, seat: int) -> None:
+        """Add ``event`` when ``seat`` did it."""
+        if isinstance(event, PileCompleted) and event.seat == seat:
+            self.completed += 1
+        elif isinstance(event, PileBlocked) and event.blocker == seat:
+            self.blocks += 1
+        elif isinstance(event, CardStolen) and event.seat == seat:
+            self.cards_stolen += 1
+        elif isinstance(event, ChipStolen) and event.seat == seat:
+            self.chips_stolen += 1
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class Entry:
     """An applied log entry as clients hear of it (events unredacted: redact per viewer)."""
@@ -169,6 +195,7 @@ class Table:
         self.state: State | None = None
         self.games: list[GameArchive] = []
         self.history: list[Entry] = []
+        self.tallies: list[Tally] = []
         self.window_version = 0
         # (token hash of the sender, client id) -> the version the command made: a
         # client's command id is its own, never another seat's (docs/protocol.md).
@@ -332,6 +359,34 @@ class Table:
             and self.window_version <= version <= self.version
         )
 
+    def standings(self) -> list[dict[str, Any]] | None:
+        """A finished game's final ranking, best first: the winner, then more chips, then
+        more sequences completed (ties keep seat order); each seat's chips by colour,
+        sequences completed, Blocks and steals. None while no game has ended."""
+        state = self.state
+        if state is None or not state.is_over:
+            return None
+        winner = state.result.winner if state.result is not None else None
+        order = sorted(
+            range(len(self.tallies)),
+            key=lambda seat: (
+                seat != winner,
+                -sum(state.chips[seat]),
+                -self.tallies[seat].completed,
+            ),
+        )
+        return [
+            {
+                "seat": seat,
+                "chips": list(state.chips[seat]),
+                "completed": self.tallies[seat].completed,
+                "blocks": self.tallies[seat].blocks,
+                "steals": self.tallies[seat].cards_stolen + self.tallies[seat].chips_stolen,
+                "winner": seat == winner,
+            }
+            for seat in order
+        ]
+
     def stale_reason(self, version: int, seat: int) -> str:  # noqa: PLR0911 - one per reason
         """What changed since ``version``, the last one a seat's client saw, in one word
         for its refusal (docs/protocol.md): ``timed_out`` (the server moved for the seat
@@ -460,6 +515,7 @@ class Table:
             seat.away_hash, seat.away_name = None, ""
         events: list[Event] = []
         self.state = new_game(self.settings, payload.seed, events)
+        self.tallies = [Tally() for _ in self.seats]
         self.games.append(GameArchive(payload.game, payload.seed, version))
         return Entry(version, Op.START, None, self.game_no, events=tuple(events))
 
@@ -474,6 +530,9 @@ class Table:
         if state.phase == Phase.BLOCK_WINDOW and not was_window:
             self.window_version = version
         self.games[-1].actions.append((payload.seat, action))
+        for event in events:
+            for seat, tally in enumerate(self.tallies):
+                tally.count(event, seat)
         auto = payload.client is None
         return Entry(version, Op.ACT, payload.seat, self.game_no, action, tuple(events), auto)
 

@@ -7,7 +7,7 @@
 import { cardBack, cardElement, colourClass, icon } from "./cards.js";
 import { h } from "./dom.js";
 import { botName, coloured, entryMessage, eventMessage, kindInfo, kindName, kindOf, line, pileName, refusalLine, seatLabel } from "./eventlog.js";
-import { loadWords, t } from "./messages.js";
+import { formatNumber, loadWords, t } from "./messages.js";
 import { TableSocket } from "./net.js";
 import { setUpPage } from "./pagewords.js";
 import { openHelp } from "./rules.js";
@@ -205,6 +205,7 @@ function renderLobby() {
     result.hidden = false;
     result.querySelector(".text").textContent = resultText(table.result);
     result.querySelector("a").href = `/replay/${encodeURIComponent(tableId)}/${table.game}`;
+    result.querySelector(".standings").replaceChildren(...standingsTable(table.standings ?? []));
   } else {
     result.hidden = true;
   }
@@ -220,6 +221,10 @@ function renderLobby() {
     kind.className = "badge";
     kind.textContent = seatBadge(seat);
     row.append(t("table.seat_number", { number: index + 1 }), label, kind);
+    if (table.status === "over" && table.result?.winner === index) {
+      row.classList.add("winner");
+      row.append(h("span", { class: "badge winner-badge" }, t("table.winner")));
+    }
     if (seated && table.status !== "playing") {
       if (seat.kind === "empty") {
         for (const bot of ui.bots) {
@@ -236,6 +241,38 @@ function renderLobby() {
     list.append(row);
   });
   box.querySelector(".empty-note").hidden = !seated;
+}
+
+/**
+ * A finished game's standings (#15), best first as the server ranks them: place, name,
+ * chips by colour, sequences completed, Blocks that worked and steals. Built from data
+ * with textContent only.
+ */
+function standingsTable(rows) {
+  if (!rows.length) return [];
+  const heads = ["place", "player", "chips", "sequences", "blocks", "steals"];
+  const head = h("tr", {}, ...heads.map((key) => h("th", { scope: "col" }, t(`table.standings.${key}`))));
+  const body = rows.map((row, place) => {
+    const chips = h(
+      "td",
+      { class: "chips", "aria-label": t("table.chips_label", { blue: row.chips[0], red: row.chips[1] }) },
+      h("span", { class: "chip blue" }, formatNumber(row.chips[0])),
+      h("span", { class: "chip red" }, formatNumber(row.chips[1])),
+    );
+    const tr = h(
+      "tr",
+      {},
+      h("td", {}, formatNumber(place + 1)),
+      h("th", { scope: "row" }, logName(row.seat)),
+      chips,
+      h("td", {}, formatNumber(row.completed)),
+      h("td", {}, formatNumber(row.blocks)),
+      h("td", {}, formatNumber(row.steals)),
+    );
+    if (row.winner) tr.classList.add("winner");
+    return tr;
+  });
+  return [h("table", { class: "standings-table" }, h("caption", {}, t("table.standings")), h("thead", {}, head), h("tbody", {}, ...body))];
 }
 
 /** The end of a game in words: who won, or why nobody did. */
