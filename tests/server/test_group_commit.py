@@ -1,6 +1,7 @@
-"""The SQLite writer thread commits in groups and nothing is heard of before its commit:
-an acknowledgement or broadcast never precedes the commit, a refused entry in a group
-fails alone, and an entry committed just before a crash is there after a restart."""
+"""The writer thread (SQLite's, and PostgreSQL's: the same one) commits in groups and
+nothing is heard of before its commit: an acknowledgement or broadcast never precedes
+the commit, a refused entry in a group fails alone, and an entry committed just before
+a crash is there after a restart."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 
 from sequence_stacks.engine import Settings, State, apply, legal_actions, new_game, observe
@@ -29,6 +31,7 @@ from sequence_stacks.server.storage import (
 from sequence_stacks.server.table import Table
 
 from .harness import FAST
+from .postgres import fresh_schema
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -106,6 +109,41 @@ def test_waiting_entries_share_one_commit_and_a_refused_one_fails_alone(tmp_path
     assert row is not None
     assert row.version == 10
     store.close()
+
+
+def test_postgresql_shares_the_writer_waiting_entries_share_one_commit() -> None:
+    """The same writer on PostgreSQL: entries queued while the writer waits for a lock
+    are committed together, a refused one fails alone, later ones are refused."""
+    from sequence_stacks.server.postgres import PostgresStorage  # noqa: PLC0415
+    from sequence_stacks.server.storage import StorageUnavailableError  # noqa: PLC0415
+
+    with fresh_schema() as url:
+        store = PostgresStorage(url)
+        store.create_table(_row("a"))
+        store.create_table(_row("b"))
+        commits_before = store.commits
+        with psycopg.connect(url, autocommit=True) as blocker:
+            blocker.execute("BEGIN")
+            blocker.execute("LOCK TABLE log IN ACCESS EXCLUSIVE MODE")  # the writer waits
+            good = [
+                store.submit(table_id, LogEntry(version, {"op": "x"}), status="lobby", summary={})
+                for version in range(1, 11)
+                for table_id in ("a", "b")
+            ]
+            repeat = store.submit("a", LogEntry(3, {"op": "again"}), status="lobby", summary={})
+            assert not any(future.done() for future in [*good, repeat])
+            blocker.execute("ROLLBACK")
+        for future in good:
+            assert future.result(timeout=10) is None
+        with pytest.raises(StorageConflictError):
+            repeat.result(timeout=10)
+        assert store.commits - commits_before <= 2
+        assert [e.version for e in store.entries("a")] == list(range(1, 11))
+        assert [e.payload["op"] for e in store.entries("a")] == ["x"] * 10
+        store.close()
+        late = store.submit("a", LogEntry(11, {"op": "x"}), status="lobby", summary={})
+        with pytest.raises(StorageUnavailableError):
+            late.result(timeout=0)
 
 
 def test_close_finishes_queued_writes_and_later_ones_fail(tmp_path: Path) -> None:

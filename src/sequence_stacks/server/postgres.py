@@ -2,19 +2,18 @@
 several server processes (or machines) sharing one database.
 
 Chosen by a URL database setting (``--db postgresql://user@host/db``). Writes go to one
-writer thread with its own connection, which commits every job waiting in its queue in
-one transaction (group commit: one WAL flush for many tables' actions) and completes the
-jobs' futures only after COMMIT returned. Reads use a second connection. A lost
-connection fails the jobs and reads in flight with :class:`StorageUnavailableError`
-and is opened again for the next one, so a server never acts without its database.
+writer thread with its own connection (:class:`~.writer.GroupWriter`, as SQLite's), which
+commits every job waiting in its queue in one transaction (group commit: one WAL flush
+for many tables' actions) and completes the jobs' futures only after COMMIT returned.
+Reads use a second connection. A lost connection fails the jobs and reads in flight
+with :class:`StorageUnavailableError` and is opened again for the next one, so a
+server never acts without its database.
 """
 
 from __future__ import annotations
 
-import asyncio
 import concurrent.futures
 import json
-import queue
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -25,14 +24,15 @@ from psycopg import errors as pg_errors
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from .storage import (
-    GROUP_LIMIT,
     ListingCursor,
     LogEntry,
     StorageConflictError,
     StorageUnavailableError,
     StorageVersionError,
     TableRow,
+    row_values,
 )
+from .writer import GroupWriter
 
 __all__ = ["POSTGRES_SCHEMA_VERSION", "PostgresStorage", "is_postgres_url", "migrate_postgres"]
 
@@ -84,8 +84,6 @@ _LISTED_AFTER: Final = (
 )
 
 _T = TypeVar("_T")
-_Job = Callable[[psycopg.Connection[Any]], None]
-_Queued = tuple[_Job, concurrent.futures.Future[None]]
 
 
 def is_postgres_url(database: str) -> bool:
@@ -163,16 +161,13 @@ class PostgresStorage:
         self._writer_db: psycopg.Connection[Any] | None = writer
         self._db: psycopg.Connection[Any] | None = self._connect()
         self._lock = threading.Lock()
-        self._jobs: queue.SimpleQueue[_Queued | list[_Queued] | None] = queue.SimpleQueue()
-        self._pending: list[_Queued] = []
-        self._closed = False
-        self._closing = threading.Lock()
-        self.commits = 0  # transactions committed by the writer (for tests and tuning)
-        self.grouped = 0  # jobs those transactions held
-        self._writer = threading.Thread(
-            target=self._write_loop, name="postgres-writer", daemon=True
+        self._writer = GroupWriter[psycopg.Connection[Any]](
+            name="postgres-writer",
+            begin=self._begin,
+            roll_back=self._roll_back,
+            failure=self._failure,
+            closed=lambda: StorageUnavailableError("the storage is closed"),
         )
-        self._writer.start()
 
     def _connect(self) -> psycopg.Connection[Any]:
         try:
@@ -184,42 +179,19 @@ class PostgresStorage:
 
     # --- writing ------------------------------------------------------------------
 
-    def _enqueue(self, job: _Job) -> concurrent.futures.Future[None]:
-        future: concurrent.futures.Future[None] = concurrent.futures.Future()
-        try:
-            loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
-        except RuntimeError:
-            loop = None
-        with self._closing:
-            if self._closed:
-                future.set_exception(StorageUnavailableError("the storage is closed"))
-            elif loop is None:
-                self._jobs.put((job, future))
-            else:
-                # One hand-over to the writer per burst of the event loop's callbacks.
-                self._pending.append((job, future))
-                if len(self._pending) == 1:
-                    loop.call_soon(self._flush)
-        return future
+    @property
+    def commits(self) -> int:
+        """Transactions committed by the writer (for tests and tuning)."""
+        return self._writer.commits
 
-    def _flush(self) -> None:
-        with self._closing:
-            if self._pending:
-                self._jobs.put(self._pending)
-                self._pending = []
+    @property
+    def grouped(self) -> int:
+        """Jobs those transactions held."""
+        return self._writer.grouped
 
     def create_table(self, row: TableRow) -> None:
         """Insert a new table row (committed before this returns)."""
-        values = (
-            row.table_id,
-            row.created_at,
-            row.visibility,
-            json.dumps(dict(row.settings)),
-            row.status,
-            json.dumps(dict(row.summary)),
-            row.version,
-            row.created_at,
-        )
+        values = row_values(row)
 
         def insert(db: psycopg.Connection[Any]) -> None:
             try:
@@ -230,7 +202,7 @@ class PostgresStorage:
             except pg_errors.UniqueViolation as error:
                 raise StorageConflictError(_first_line(error)) from None
 
-        self._enqueue(insert).result()
+        self._writer.submit(insert).result()
 
     def append(
         self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any]
@@ -264,30 +236,7 @@ class PostgresStorage:
             except pg_errors.UniqueViolation as error:
                 raise StorageConflictError(_first_line(error)) from None
 
-        return self._enqueue(insert)
-
-    def _write_loop(self) -> None:
-        while True:
-            first = self._jobs.get()
-            if first is None:
-                return
-            batch = first if isinstance(first, list) else [first]
-            stop = False
-            while len(batch) < GROUP_LIMIT:
-                try:
-                    job = self._jobs.get_nowait()
-                except queue.Empty:
-                    break
-                if job is None:
-                    stop = True
-                    break
-                if isinstance(job, list):
-                    batch.extend(job)
-                else:
-                    batch.append(job)
-            self._commit_group(batch)
-            if stop:
-                return
+        return self._writer.submit(insert)
 
     def _writer_connection(self) -> psycopg.Connection[Any]:
         if self._writer_db is None or self._writer_db.closed or self._writer_db.broken:
@@ -295,50 +244,24 @@ class PostgresStorage:
             self._writer_db = self._connect()
         return self._writer_db
 
-    def _commit_group(self, batch: list[_Queued]) -> None:
-        failures: list[BaseException | None] = []
+    def _begin(self) -> psycopg.Connection[Any]:
+        """The writer's connection with a transaction begun (opened again if lost)."""
+        db = self._writer_connection()
         try:
+            db.execute("BEGIN")
+        except psycopg.OperationalError:
+            # A connection that died while idle (the database restarted): nothing
+            # was sent, so a fresh connection may take the group.
+            db.close()
             db = self._writer_connection()
-            try:
-                db.execute("BEGIN")
-            except psycopg.OperationalError:
-                # A connection that died while idle (the database restarted): nothing
-                # was sent, so a fresh connection may take the group.
-                db.close()
-                db = self._writer_connection()
-                db.execute("BEGIN")
-            try:
-                for job, _ in batch:
-                    db.execute("SAVEPOINT job")
-                    try:
-                        job(db)
-                    except Exception as error:  # handed to its waiter
-                        db.execute("ROLLBACK TO SAVEPOINT job")
-                        failures.append(error)
-                    else:
-                        failures.append(None)
-                    db.execute("RELEASE SAVEPOINT job")
-                db.execute("COMMIT")
-            except BaseException:
-                self._roll_back(db)
-                raise
-        except psycopg.OperationalError as error:  # the connection is gone: none committed
-            lost = StorageUnavailableError(f"lost {self.name}: {_first_line(error)}")
-            for _, future in batch:
-                future.set_exception(lost)
-            return
-        except Exception as error:  # the whole group failed
-            for _, future in batch:
-                future.set_exception(error)
-            return
-        self.commits += 1
-        self.grouped += len(batch)
-        # Only now, after COMMIT returned, does anyone hear that a job is done.
-        for (_, future), failure in zip(batch, failures, strict=True):
-            if failure is None:
-                future.set_result(None)
-            else:
-                future.set_exception(failure)
+            db.execute("BEGIN")
+        return db
+
+    def _failure(self, error: Exception) -> Exception:
+        """What a failed group's waiters hear: a lost connection committed nothing."""
+        if isinstance(error, psycopg.OperationalError):
+            return StorageUnavailableError(f"lost {self.name}: {_first_line(error)}")
+        return error
 
     def _roll_back(self, db: psycopg.Connection[Any]) -> None:
         if db.broken or db.closed:
@@ -417,15 +340,8 @@ class PostgresStorage:
 
     def close(self) -> None:
         """Finish queued writes, stop the writer and close the connections."""
-        with self._closing:
-            if self._closed:
-                return
-            self._closed = True
-            if self._pending:
-                self._jobs.put(self._pending)
-                self._pending = []
-            self._jobs.put(None)
-        self._writer.join()
+        if not self._writer.close():
+            return
         with self._lock:
             if self._db is not None:
                 self._db.close()

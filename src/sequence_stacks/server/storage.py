@@ -10,17 +10,17 @@ same behaviour for tests.
 
 from __future__ import annotations
 
-import asyncio
 import concurrent.futures
 import dataclasses
 import json
 import math
-import queue
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, Final, Protocol
+
+from .writer import GroupWriter
 
 __all__ = [
     "ListingCursor",
@@ -36,7 +36,6 @@ __all__ = [
 ]
 
 SCHEMA_VERSION: Final = 2
-GROUP_LIMIT: Final = 256  # most jobs one group commit takes
 CHECKPOINT_INTERVAL: Final = 0.5  # seconds between passive WAL checkpoints
 
 
@@ -309,15 +308,12 @@ def migrate(db: sqlite3.Connection) -> int:
     return found
 
 
-_Job = Callable[[sqlite3.Connection], None]
-_Queued = tuple[_Job, concurrent.futures.Future[None]]
-
-
 class SqliteStorage:
     """SQLite in WAL mode; every write is committed before its caller hears of it.
 
     Writes (:meth:`create_table`, :meth:`append`, :meth:`submit`) go to one writer
-    thread with its own connection. It takes every job waiting in its queue, runs
+    thread with its own connection (:class:`~.writer.GroupWriter`, the one PostgreSQL's
+    storage uses too). It takes every job waiting in its queue, runs
     each in a savepoint of one transaction (a refused job rolls back alone), commits
     the transaction, and only then completes the jobs' futures: *group commit*, so
     many tables' actions share one commit, and nothing is acknowledged before it is
@@ -348,18 +344,16 @@ class SqliteStorage:
         # Readers: one connection shared by callers under a lock.
         self._db = self._connect()
         self._lock = threading.Lock()
-        self._jobs: queue.SimpleQueue[_Queued | list[_Queued] | None] = queue.SimpleQueue()
-        self._pending: list[_Queued] = []  # queued on the event loop, not yet handed over
         self._stop = threading.Event()
-        self._closed = False
-        self._closing = threading.Lock()
-        self.commits = 0  # transactions committed by the writer (for tests and tuning)
-        self.grouped = 0  # jobs those transactions held
-        self._writer = threading.Thread(target=self._write_loop, name="sqlite-writer", daemon=True)
+        self._writer = GroupWriter[sqlite3.Connection](
+            name="sqlite-writer",
+            begin=self._begin,
+            roll_back=_roll_back,
+            closed=lambda: sqlite3.ProgrammingError("the storage is closed"),
+        )
         self._checkpointer = threading.Thread(
             target=self._checkpoint_loop, name="sqlite-checkpoint", daemon=True
         )
-        self._writer.start()
         self._checkpointer.start()
 
     def _connect(self) -> sqlite3.Connection:
@@ -374,44 +368,23 @@ class SqliteStorage:
 
     # --- writing ------------------------------------------------------------------
 
-    def _enqueue(self, job: _Job) -> concurrent.futures.Future[None]:
-        future: concurrent.futures.Future[None] = concurrent.futures.Future()
-        try:
-            loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
-        except RuntimeError:
-            loop = None
-        with self._closing:
-            if self._closed:
-                future.set_exception(sqlite3.ProgrammingError("the storage is closed"))
-            elif loop is None:
-                self._jobs.put((job, future))
-            else:
-                # On an event loop, the jobs queued while its ready callbacks run go to
-                # the writer together, once they have run: one wake-up of the writer
-                # thread per burst of actions rather than per action.
-                self._pending.append((job, future))
-                if len(self._pending) == 1:
-                    loop.call_soon(self._flush)
-        return future
+    @property
+    def commits(self) -> int:
+        """Transactions committed by the writer (for tests and tuning)."""
+        return self._writer.commits
 
-    def _flush(self) -> None:
-        with self._closing:
-            if self._pending:
-                self._jobs.put(self._pending)
-                self._pending = []
+    @property
+    def grouped(self) -> int:
+        """Jobs those transactions held."""
+        return self._writer.grouped
+
+    def _begin(self) -> sqlite3.Connection:
+        self._writer_db.execute("BEGIN IMMEDIATE")
+        return self._writer_db
 
     def create_table(self, row: TableRow) -> None:
         """Insert a new table row (committed before this returns)."""
-        values = (
-            row.table_id,
-            row.created_at,
-            row.visibility,
-            json.dumps(dict(row.settings)),
-            row.status,
-            json.dumps(dict(row.summary)),
-            row.version,
-            row.created_at,
-        )
+        values = row_values(row)
 
         def insert(db: sqlite3.Connection) -> None:
             try:
@@ -419,7 +392,7 @@ class SqliteStorage:
             except sqlite3.IntegrityError as error:
                 raise StorageConflictError(str(error)) from None
 
-        self._enqueue(insert).result()
+        self._writer.submit(insert).result()
 
     def append(
         self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any]
@@ -448,73 +421,7 @@ class SqliteStorage:
                 )
             db.execute("INSERT INTO log VALUES (?, ?, ?, ?)", (table_id, version, payload, now))
 
-        return self._enqueue(insert)
-
-    def _write_loop(self) -> None:
-        db = self._writer_db
-        while True:
-            first = self._jobs.get()
-            if first is None:
-                return
-            batch = first if isinstance(first, list) else [first]
-            stop = False
-            while len(batch) < GROUP_LIMIT:
-                try:
-                    job = self._jobs.get_nowait()
-                except queue.Empty:
-                    break
-                if job is None:
-                    stop = True
-                    break
-                if isinstance(job, list):
-                    batch.extend(job)
-                else:
-                    batch.append(job)
-            self._commit_group(db, batch)
-            if stop:
-                return
-
-    def _commit_group(
-        self,
-        db: sqlite3.Connection,
-        batch: list[_Queued],
-    ) -> None:
-        failures: list[BaseException | None] = []
-        try:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                if len(batch) == 1:
-                    # Alone, a job needs no savepoint: if it fails, the transaction does.
-                    batch[0][0](db)
-                    failures.append(None)
-                else:
-                    for job, _ in batch:
-                        db.execute("SAVEPOINT job")
-                        try:
-                            job(db)
-                        except Exception as error:  # handed to its waiter
-                            db.execute("ROLLBACK TO job")
-                            failures.append(error)
-                        else:
-                            failures.append(None)
-                        db.execute("RELEASE job")
-                db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                raise
-        except Exception as error:  # the whole group failed
-            for _, future in batch:
-                future.set_exception(error)
-            return
-        self.commits += 1
-        self.grouped += len(batch)
-        # Only now, after COMMIT returned, does anyone hear that a job is done.
-        for (_, future), failure in zip(batch, failures, strict=True):
-            if failure is None:
-                future.set_result(None)
-            else:
-                future.set_exception(failure)
+        return self._writer.submit(insert)
 
     def _checkpoint_loop(self) -> None:
         db = self._connect()
@@ -572,20 +479,33 @@ class SqliteStorage:
 
     def close(self) -> None:
         """Finish queued writes, stop the threads, checkpoint and close the connections."""
-        with self._closing:
-            if self._closed:
-                return
-            self._closed = True
-            if self._pending:
-                self._jobs.put(self._pending)
-                self._pending = []
-            self._jobs.put(None)
-        self._writer.join()
+        if not self._writer.close():
+            return
         self._stop.set()
         self._checkpointer.join()
         with self._lock:
             self._db.close()
         self._writer_db.close()  # the last connection: SQLite checkpoints the WAL
+
+
+def row_values(row: TableRow) -> tuple[Any, ...]:
+    """A new table's row as the values of an ``INSERT`` in :data:`_COLUMNS` order
+    (settings and summary as JSON text; ``updated_at`` starts at ``created_at``)."""
+    return (
+        row.table_id,
+        row.created_at,
+        row.visibility,
+        json.dumps(dict(row.settings)),
+        row.status,
+        json.dumps(dict(row.summary)),
+        row.version,
+        row.created_at,
+    )
+
+
+def _roll_back(db: sqlite3.Connection) -> None:
+    if db.in_transaction:
+        db.execute("ROLLBACK")
 
 
 def _row(found: tuple[Any, ...]) -> TableRow:

@@ -1,0 +1,183 @@
+"""Group commit: the writer thread SQLite's and PostgreSQL's storages share.
+
+Writes are *jobs* (a function of a connection) queued from any thread. One writer
+thread takes every job waiting in its queue (up to :data:`GROUP_LIMIT`), runs each in
+a savepoint of one transaction (a refused job rolls back alone), commits, and only
+then completes the jobs' futures: many tables' actions share one commit, and nothing
+is acknowledged before it is in the database. On an event loop, the jobs queued while
+its ready callbacks run go to the writer together once they have run: one wake-up of
+the writer thread per burst of actions rather than per action.
+
+What differs between databases (how a transaction begins on which connection, how it
+rolls back, what the waiters hear when the connection is lost) is given as functions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import queue
+import threading
+from collections.abc import Callable
+from typing import Any, Final, Generic, Protocol, TypeVar
+
+__all__ = ["GROUP_LIMIT", "Connection", "GroupWriter", "Job"]
+
+GROUP_LIMIT: Final = 256  # most jobs one group commit takes
+
+
+class Connection(Protocol):
+    """What the writer needs of a database connection: to run a statement."""
+
+    def execute(self, statement: str, /) -> Any:
+        """Run one SQL statement."""
+        ...
+
+
+_Db = TypeVar("_Db", bound=Connection)
+Job = Callable[[_Db], None]
+_Queued = tuple[Callable[[_Db], None], concurrent.futures.Future[None]]
+
+
+class GroupWriter(Generic[_Db]):
+    """One writer thread committing queued jobs in groups (see the module's docstring).
+
+    Args:
+        name: the thread's name.
+        begin: returns a connection on which a transaction has just begun.
+        roll_back: ends a failed transaction on that connection (it may be broken).
+        failure: what every waiter of a group that failed as a whole is told, given
+            the error (a lost connection becomes ``StorageUnavailableError``).
+        closed: the error a job submitted after :meth:`close` fails with.
+    """
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        begin: Callable[[], _Db],
+        roll_back: Callable[[_Db], None],
+        failure: Callable[[Exception], Exception] = lambda error: error,
+        closed: Callable[[], Exception],
+    ) -> None:
+        self._begin = begin
+        self._roll_back = roll_back
+        self._failure = failure
+        self._closed_error = closed
+        self._jobs: queue.SimpleQueue[_Queued[_Db] | list[_Queued[_Db]] | None] = (
+            queue.SimpleQueue()
+        )
+        self._pending: list[_Queued[_Db]] = []  # queued on the event loop, not handed over
+        self._closed = False
+        self._closing = threading.Lock()
+        self.commits = 0  # transactions committed (for tests and tuning)
+        self.grouped = 0  # jobs those transactions held
+        self._thread = threading.Thread(target=self._write_loop, name=name, daemon=True)
+        self._thread.start()
+
+    def submit(self, job: Job[_Db]) -> concurrent.futures.Future[None]:
+        """Queue a job; its future completes once the job's transaction committed (or
+        with the job's error, or the group's)."""
+        future: concurrent.futures.Future[None] = concurrent.futures.Future()
+        try:
+            loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        with self._closing:
+            if self._closed:
+                future.set_exception(self._closed_error())
+            elif loop is None:
+                self._jobs.put((job, future))
+            else:
+                self._pending.append((job, future))
+                if len(self._pending) == 1:
+                    loop.call_soon(self._flush)
+        return future
+
+    def _flush(self) -> None:
+        with self._closing:
+            if self._pending:
+                self._jobs.put(self._pending)
+                self._pending = []
+
+    def close(self) -> bool:
+        """Commit the jobs already queued, then stop the thread. False if it was
+        closed already."""
+        with self._closing:
+            if self._closed:
+                return False
+            self._closed = True
+            if self._pending:
+                self._jobs.put(self._pending)
+                self._pending = []
+            self._jobs.put(None)
+        self._thread.join()
+        return True
+
+    # --- the writer thread ------------------------------------------------------------
+
+    def _write_loop(self) -> None:
+        while True:
+            first = self._jobs.get()
+            if first is None:
+                return
+            batch = first if isinstance(first, list) else [first]
+            stop = False
+            while len(batch) < GROUP_LIMIT:
+                try:
+                    job = self._jobs.get_nowait()
+                except queue.Empty:
+                    break
+                if job is None:
+                    stop = True
+                    break
+                if isinstance(job, list):
+                    batch.extend(job)
+                else:
+                    batch.append(job)
+            self._commit_group(batch)
+            if stop:
+                return
+
+    def _commit_group(self, batch: list[_Queued[_Db]]) -> None:
+        try:
+            db = self._begin()
+            try:
+                failures = _run_jobs(db, batch)
+                db.execute("COMMIT")
+            except BaseException:
+                self._roll_back(db)
+                raise
+        except Exception as error:  # the whole group failed
+            told = self._failure(error)
+            for _, future in batch:
+                future.set_exception(told)
+            return
+        self.commits += 1
+        self.grouped += len(batch)
+        # Only now, after COMMIT returned, does anyone hear that a job is done.
+        for (_, future), failure in zip(batch, failures, strict=True):
+            if failure is None:
+                future.set_result(None)
+            else:
+                future.set_exception(failure)
+
+
+def _run_jobs(db: _Db, batch: list[_Queued[_Db]]) -> list[Exception | None]:
+    """Run each job in the open transaction; return each one's error (or None)."""
+    if len(batch) == 1:
+        # Alone, a job needs no savepoint: if it fails, the transaction does.
+        batch[0][0](db)
+        return [None]
+    failures: list[Exception | None] = []
+    for job, _ in batch:
+        db.execute("SAVEPOINT job")
+        try:
+            job(db)
+        except Exception as error:  # handed to its waiter
+            db.execute("ROLLBACK TO SAVEPOINT job")
+            failures.append(error)
+        else:
+            failures.append(None)
+        db.execute("RELEASE SAVEPOINT job")
+    return failures
