@@ -23,6 +23,7 @@ const ui = {
   fields: null,
   bots: ["greedy", "random"],
   log: [],
+  logged: 0, // the newest entry version in the log
   timer: null,
   timerAt: 0,
   selected: null,
@@ -41,8 +42,13 @@ const socket = new TableSocket(tableId, {
     // A player whose seat a bot took over while they were away is given it back by the
     // hello itself (a "reclaim" entry): this sync then has their seat, hand and actions.
     if (frame.token_rejected) localStorage.removeItem(tokenKey);
-    if (frame.reset) ui.log = [];
-    for (const entry of frame.entries) addLog(entry);
+    // A sync may repeat entries an update already brought (a hello sent again after
+    // taking a seat crosses the broadcast of that very seat): each is logged once.
+    if (frame.reset) {
+      ui.log = [];
+      ui.logged = 0;
+    }
+    for (const entry of frame.entries) if (entry.version > ui.logged) addLog(entry);
     setTimer(frame.timer);
     render();
   },
@@ -91,6 +97,7 @@ function logName(seat) {
 const LOG_CLASSES = { TurnStarted: "log-turn", GameEnded: "log-end" };
 
 function addLog(entry) {
+  ui.logged = Math.max(ui.logged, entry.version);
   const own = entryMessage(entry);
   if (own) ui.log.push({ line: line(own, logName), kind: "log-lobby" });
   for (const event of entry.events) {
@@ -115,6 +122,13 @@ setInterval(() => {
   const seconds = remainingSeconds();
   for (const el of document.querySelectorAll("[data-countdown]")) el.textContent = seconds === null ? "" : t("table.seconds", { count: seconds });
 }, 250);
+
+// A notice goes by itself after a while, or at once when clicked (it may cover the
+// turn and the Block prompt on a phone).
+$("#notice").addEventListener("click", () => {
+  clearTimeout(ui.notice);
+  $("#notice").hidden = true;
+});
 
 function notify(text, kind = "info") {
   const box = $("#notice");
