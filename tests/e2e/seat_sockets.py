@@ -1,0 +1,163 @@
+"""Seats played from Python over the table WebSocket, for browser tests that need a
+position the UI alone reaches only by luck (a Block window where the asked seat holds
+a Block, #14). A browser page can then take such a seat with its token."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import random
+import time
+import urllib.request
+from collections.abc import Callable
+from typing import Any
+
+from websockets.sync.client import ClientConnection, connect
+
+from .conftest import ServerProcess
+
+
+def post(server: ServerProcess, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(
+        server.url + path,
+        data=json.dumps(body).encode(),
+        headers={"content-type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        data: dict[str, Any] = json.loads(response.read())
+        return data
+
+
+class SeatSocket:
+    """One seat's own connection: the frames it gets and the commands it sends."""
+
+    def __init__(self, ws: ClientConnection, seat: int, token: str) -> None:
+        self.seat = seat
+        self.token = token
+        self.ws = ws
+        self.version = -1
+        self.view: dict[str, Any] | None = None
+        self.table: dict[str, Any] = {}
+        self.actions: list[str] = []
+        self.answers: dict[str, dict[str, Any]] = {}
+        self.count = 0
+        self.sent = time.monotonic()
+        self._send({"type": "hello", "token": token, "last_version": None})
+        self.wait(lambda: self.version >= 0)
+        assert self.table["seats"][seat]["kind"] == "human", self.table["seats"][seat]
+
+    def _send(self, message: dict[str, Any]) -> None:
+        self.ws.send(json.dumps(message))
+        self.sent = time.monotonic()
+
+    def _receive(self, frame: dict[str, Any]) -> None:
+        kind = frame["type"]
+        if kind in ("sync", "update"):
+            if kind == "update" and frame["version"] != self.version + 1:
+                self._send({"type": "sync", "last_version": self.version})
+                return
+            self.version = frame["version"]
+            self.view = frame["view"]
+            self.table = frame["table"]
+            if frame.get("actions"):
+                self.actions = frame["actions"]
+        elif kind in ("ack", "refused", "error") and frame.get("id"):
+            self.answers[frame["id"]] = frame
+
+    def wait(self, done: Callable[[], bool], timeout: float = 15) -> None:
+        deadline = time.monotonic() + timeout
+        while not done():
+            assert time.monotonic() < deadline, f"seat {self.seat} waited in vain"
+            if time.monotonic() - self.sent > 10:
+                self._send({"type": "ping", "t": 0})
+            with contextlib.suppress(TimeoutError):
+                self._receive(json.loads(self.ws.recv(timeout=0.05)))
+
+    def command(self, kind: str, **fields: Any) -> int:
+        """Send a command, wait for its ack and the update it made; its version."""
+        self.count += 1
+        ident = f"py{self.seat}-{self.count}"
+        self._send({"type": kind, "id": ident, "version": self.version, **fields})
+        self.wait(lambda: ident in self.answers)
+        answer = self.answers.pop(ident)
+        assert answer["type"] == "ack", answer
+        version: int = answer["version"]
+        self.wait(functools.partial(_reached, self, version))
+        return version
+
+    def legal(self) -> list[str]:
+        assert self.view is not None
+        return [self.actions[i] for i in self.view["legal_action_ids"]]
+
+
+def _reached(seat: SeatSocket, version: int) -> bool:
+    return seat.version >= version
+
+
+def _choose(legal: list[str], rng: random.Random) -> str:
+    """A play if there is one, else the end of the turn by a discard that keeps Blocks."""
+    plays = [a for a in legal if a not in ("pass", "block", "end") and not a.startswith("disc")]
+    if plays:
+        return rng.choice(plays)
+    if "end" in legal:
+        return "end"
+    discards = [a for a in legal if a.startswith("discard ")]
+    kept = [a for a in discards if a != "discard BLOCK"]
+    return rng.choice(kept or discards)
+
+
+class PythonTable:
+    """A table whose every seat Python plays, at machine speed."""
+
+    def __init__(self, server: ServerProcess, options: dict[str, Any], names: list[str]) -> None:
+        created = post(server, "/api/tables", {"options": options, "visibility": "unlisted"})
+        self.table_id: str = created["id"]
+        self.tokens: list[str] = []
+        for seat, name in enumerate(names):
+            taken = post(server, f"/api/tables/{self.table_id}/seats", {"name": name, "seat": seat})
+            assert taken["seat"] == seat, taken
+            self.tokens.append(taken["token"])
+        self.stack = contextlib.ExitStack()
+        url = f"ws://127.0.0.1:{server.port}/ws/{self.table_id}"
+        self.seats = [
+            SeatSocket(self.stack.enter_context(connect(url)), seat, token)
+            for seat, token in enumerate(self.tokens)
+        ]
+        self.rng = random.Random(14)
+
+    def close(self) -> None:
+        self.stack.close()
+
+    def settle(self) -> None:
+        newest = max(seat.version for seat in self.seats)
+        for seat in self.seats:
+            seat.wait(functools.partial(_reached, seat, newest))
+
+    def play_until_a_block_is_held(self, max_steps: int = 3000) -> int:
+        """Play until a Block window asks a seat that holds a Block; answer pass for
+        every other asked seat and return that seat, its answer left to someone else.
+        Blocks are never discarded; a finished game is followed by a rematch."""
+        self.seats[0].command("start")
+        for _ in range(max_steps):
+            self.settle()
+            first = self.seats[0]
+            assert first.view is not None
+            view = first.view
+            if first.table["status"] == "over":
+                first.command("start")
+                continue
+            if view["phase"] == "block_window":
+                pending = list(view["window_pending"])
+                holders: list[int] = [s for s in pending if "block" in self.seats[s].legal()]
+                if holders:
+                    for other in pending:
+                        if other != holders[0]:
+                            self.seats[other].command("act", action="pass")
+                    return holders[0]
+                for other in pending:
+                    self.seats[other].command("act", action="pass")
+                continue
+            seat = self.seats[view["current"]]
+            seat.command("act", action=_choose(seat.legal(), self.rng))
+        raise AssertionError("no Block window asked a seat holding a Block")
