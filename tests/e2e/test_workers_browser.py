@@ -15,15 +15,14 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-import psycopg
 import pytest
 from playwright.sync_api import Browser
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from sequence_stacks.server.postgres import PostgresStorage
 from support.cluster import Cluster, Worker, running_cluster
+from support.postgres import table_log
 
 from .play import Tab, act_and_wait, assert_no_leaks, step
 
@@ -131,14 +130,6 @@ def _play_to_the_end(ann: Tab, workers: list[Worker]) -> tuple[int, Worker | Non
     raise AssertionError(f"the game did not end in {GAME_SECONDS} s ({moves} moves)")
 
 
-def _log(url: str, table_id: str) -> list[tuple[int, dict[str, Any]]]:
-    with psycopg.connect(url) as db:
-        rows = db.execute(
-            "SELECT version, payload FROM log WHERE table_id = %s ORDER BY version", (table_id,)
-        ).fetchall()
-    return [(int(v), p if isinstance(p, dict) else json.loads(p)) for v, p in rows]
-
-
 def _get(url: str) -> str:
     with urllib.request.urlopen(url, timeout=5) as response:
         text: str = response.read().decode()
@@ -159,7 +150,7 @@ def test_a_browser_game_finishes_on_the_other_worker_after_its_owner_is_killed(
     assert survivor.owned() == 1
     assert not ann.errors, ann.errors
 
-    log = _log(cluster.database, table_id)
+    log = table_log(cluster.database, table_id)
     assert [version for version, _ in log] == list(range(1, len(log) + 1))  # no gap
     clients = {payload.get("client"): version for version, payload in log}
     acks = _acks(ann)

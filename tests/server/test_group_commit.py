@@ -10,7 +10,7 @@ import concurrent.futures
 import json
 import random
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -19,12 +19,14 @@ import pytest
 
 from sequence_stacks.engine import Settings, State, apply, legal_actions, new_game, observe
 from sequence_stacks.server import MemoryStorage, SqliteStorage, TableService
+from sequence_stacks.server.postgres import PostgresStorage
 from sequence_stacks.server.protocol import dumps, view_dict
 from sequence_stacks.server.storage import (
     ListingCursor,
     LogEntry,
     Storage,
     StorageConflictError,
+    StorageUnavailableError,
     TableRow,
     open_storage,
 )
@@ -80,14 +82,11 @@ def test_a_future_completes_only_once_another_connection_can_read_the_entry(
     assert store.grouped == 123  # three create_table jobs and 120 entries
 
 
-def test_waiting_entries_share_one_commit_and_a_refused_one_fails_alone(tmp_path: Path) -> None:
-    path = str(tmp_path / "db.sqlite3")
-    store = SqliteStorage(path)
-    store.create_table(_row("a"))
-    store.create_table(_row("b"))
+def _queue_behind(store: SqliteStorage | PostgresStorage, release: Callable[[], object]) -> None:
+    """Queue entries of the new tables a and b (and a repeated version) while the
+    writer cannot commit; ``release`` lets it. They share at most two commits (the first entry alone
+    at most, then every other one at once) and the repeat fails alone."""
     commits_before = store.commits
-    blocker = sqlite3.connect(path, isolation_level=None)
-    blocker.execute("BEGIN IMMEDIATE")  # the writer cannot begin until this ends
     good = [
         store.submit(table_id, LogEntry(version, {"op": "x"}), status="lobby", summary={})
         for version in range(1, 11)
@@ -95,51 +94,42 @@ def test_waiting_entries_share_one_commit_and_a_refused_one_fails_alone(tmp_path
     ]
     repeat = store.submit("a", LogEntry(3, {"op": "again"}), status="lobby", summary={})
     assert not any(future.done() for future in [*good, repeat])
-    blocker.execute("ROLLBACK")
-    blocker.close()
+    release()
     for future in good:
         assert future.result(timeout=10) is None
     with pytest.raises(StorageConflictError):
         repeat.result(timeout=10)
-    # The writer took the first entry alone at most, then every other one at once.
     assert store.commits - commits_before <= 2
     assert [e.version for e in store.entries("a")] == list(range(1, 11))
     assert [e.payload["op"] for e in store.entries("a")] == ["x"] * 10
     row = store.table("b")
     assert row is not None
     assert row.version == 10
+
+
+def test_waiting_entries_share_one_commit_and_a_refused_one_fails_alone(tmp_path: Path) -> None:
+    path = str(tmp_path / "db.sqlite3")
+    store = SqliteStorage(path)
+    store.create_table(_row("a"))
+    store.create_table(_row("b"))
+    blocker = sqlite3.connect(path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")  # the writer cannot begin until this ends
+    _queue_behind(store, lambda: blocker.execute("ROLLBACK"))
+    blocker.close()
     store.close()
 
 
 def test_postgresql_shares_the_writer_waiting_entries_share_one_commit() -> None:
     """The same writer on PostgreSQL: entries queued while the writer waits for a lock
     are committed together, a refused one fails alone, later ones are refused."""
-    from sequence_stacks.server.postgres import PostgresStorage  # noqa: PLC0415
-    from sequence_stacks.server.storage import StorageUnavailableError  # noqa: PLC0415
-
     with fresh_schema() as url:
         store = PostgresStorage(url)
         store.create_table(_row("a"))
         store.create_table(_row("b"))
-        commits_before = store.commits
         with psycopg.connect(url, autocommit=True) as blocker:
             blocker.execute("BEGIN")
             blocker.execute("LOCK TABLE log IN ACCESS EXCLUSIVE MODE")  # the writer waits
-            good = [
-                store.submit(table_id, LogEntry(version, {"op": "x"}), status="lobby", summary={})
-                for version in range(1, 11)
-                for table_id in ("a", "b")
-            ]
-            repeat = store.submit("a", LogEntry(3, {"op": "again"}), status="lobby", summary={})
-            assert not any(future.done() for future in [*good, repeat])
-            blocker.execute("ROLLBACK")
-        for future in good:
-            assert future.result(timeout=10) is None
-        with pytest.raises(StorageConflictError):
-            repeat.result(timeout=10)
-        assert store.commits - commits_before <= 2
-        assert [e.version for e in store.entries("a")] == list(range(1, 11))
-        assert [e.payload["op"] for e in store.entries("a")] == ["x"] * 10
+            _queue_behind(store, lambda: blocker.execute("ROLLBACK"))
         store.close()
         late = store.submit("a", LogEntry(11, {"op": "x"}), status="lobby", summary={})
         with pytest.raises(StorageUnavailableError):

@@ -11,12 +11,11 @@ import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
-import psycopg
 import pytest
 
 from support.cluster import Proxy, Worker, running_cluster
+from support.postgres import table_log
 from support.server_process import get_json, wait_until
 
 from .harness import ClosedError, Frame
@@ -148,14 +147,6 @@ def _play_to_the_end(seats: list[Seat]) -> None:
     raise AssertionError("the game did not end")
 
 
-def _log(url: str, table: str) -> list[tuple[int, dict[str, Any]]]:
-    with psycopg.connect(url) as db:
-        rows = db.execute(
-            "SELECT version, payload FROM log WHERE table_id = %s ORDER BY version", (table,)
-        ).fetchall()
-    return [(int(v), p if isinstance(p, dict) else json.loads(p)) for v, p in rows]
-
-
 def _owner(workers: list[Worker]) -> Worker:
     owners = [worker for worker in workers if worker.owned() > 0]
     assert len(owners) == 1, [(w.name, w.health()) for w in workers]
@@ -165,7 +156,7 @@ def _owner(workers: list[Worker]) -> Worker:
 def _assert_log_holds_every_ack(url: str, table: str, seats: list[Seat]) -> None:
     """The log is gap-free, and holds each acknowledged command at the version it was
     acknowledged with; no version was acknowledged twice."""
-    log = _log(url, table)
+    log = table_log(url, table)
     assert [version for version, _ in log] == list(range(1, len(log) + 1))  # no gap
     clients = {payload.get("client"): version for version, payload in log}
     acked = [(client_id, v) for seat in seats for client_id, v in seat.acks.items()]
@@ -185,11 +176,17 @@ def _logged(worker: Worker, message: str, table: str) -> bool:
     return False
 
 
-def test_two_entry_points_play_one_table_owned_by_one_worker(
-    cluster: tuple[Proxy, list[Worker], str],
-) -> None:
-    proxy, workers, _ = cluster
-    table = proxy.post("/api/tables", {"options": OPTIONS}, entry=0)["id"]
+def _rounds(seats: list[Seat], count: int, choose: Callable[[LivePlayer], str | None]) -> None:
+    """Each seat steps ``count`` times in turn."""
+    for _ in range(count):
+        for seat in seats:
+            seat.step(choose)
+
+
+def _started_table(proxy: Proxy) -> tuple[str, list[Seat]]:
+    """A two-seat table whose seats sit and connect through the two entry points; the
+    game started."""
+    table = proxy.post("/api/tables", {"options": OPTIONS})["id"]
     tokens = [
         proxy.post(f"/api/tables/{table}/seats", {"name": name}, entry=entry)["token"]
         for entry, name in enumerate("AB")
@@ -203,9 +200,20 @@ def test_two_entry_points_play_one_table_owned_by_one_worker(
             seat.connect()
         assert seats[0].player is not None
         seats[0].player.reply(seats[0].player.command("start"))
-        for _ in range(40):
-            for seat in seats:
-                seat.step(_play)
+    except BaseException:
+        for seat in seats:
+            seat.close()
+        raise
+    return table, seats
+
+
+def test_two_entry_points_play_one_table_owned_by_one_worker(
+    cluster: tuple[Proxy, list[Worker], str],
+) -> None:
+    proxy, workers, _ = cluster
+    table, seats = _started_table(proxy)
+    try:
+        _rounds(seats, 40, _play)
         owner = _owner(workers)
         assert sum(worker.owned() for worker in workers) == 1
         assert all(seat.reconnects == 0 for seat in seats)
@@ -230,17 +238,8 @@ def test_sigkill_of_the_owner_inside_a_block_window_the_game_finishes_elsewhere(
     cluster: tuple[Proxy, list[Worker], str],
 ) -> None:
     proxy, workers, url = cluster
-    table = proxy.post("/api/tables", {"options": OPTIONS})["id"]
-    tokens = [proxy.post(f"/api/tables/{table}/seats", {"name": n})["token"] for n in "AB"]
-    seats = [
-        Seat(proxy, table, token, name, entry)
-        for entry, (name, token) in enumerate(zip("ab", tokens, strict=True))
-    ]
+    table, seats = _started_table(proxy)
     try:
-        for seat in seats:
-            seat.connect()
-        assert seats[0].player is not None
-        seats[0].player.reply(seats[0].player.command("start"))
         asked = _until_a_window_asks(seats)
         acked_before = {cid: v for seat in seats for cid, v in seat.acks.items()}
         assert acked_before
@@ -256,7 +255,7 @@ def test_sigkill_of_the_owner_inside_a_block_window_the_game_finishes_elsewhere(
             if seat is not asked:
                 seat.connect()
         _play_to_the_end(seats)
-        log = _log(url, table)
+        log = table_log(url, table)
         assert [version for version, _ in log] == list(range(1, len(log) + 1))  # no gap
         clients = {payload.get("client"): version for version, payload in log}
         for seat in seats:
@@ -275,20 +274,9 @@ def test_sigterm_hands_the_owners_tables_over_and_the_worker_exits_0(
     before it exits; the players reconnect through the proxy to the other worker and
     play on; the owner exits with status 0."""
     proxy, workers, url = cluster
-    table = proxy.post("/api/tables", {"options": OPTIONS})["id"]
-    tokens = [proxy.post(f"/api/tables/{table}/seats", {"name": n})["token"] for n in "AB"]
-    seats = [
-        Seat(proxy, table, token, name, entry)
-        for entry, (name, token) in enumerate(zip("ab", tokens, strict=True))
-    ]
+    table, seats = _started_table(proxy)
     try:
-        for seat in seats:
-            seat.connect()
-        assert seats[0].player is not None
-        seats[0].player.reply(seats[0].player.command("start"))
-        for _ in range(6):
-            for seat in seats:
-                seat.step(_cards_first)
+        _rounds(seats, 6, _cards_first)
         owner = _owner(workers)
         survivor = next(worker for worker in workers if worker is not owner)
         assert owner.process is not None
@@ -303,9 +291,7 @@ def test_sigterm_hands_the_owners_tables_over_and_the_worker_exits_0(
         assert all(1012 in seat.close_codes for seat in seats), [s.close_codes for s in seats]
         assert _logged(owner, "released by worker", table)  # handed over, not left to die
         wait_until(lambda: survivor.owned() == 1, "the other worker owns the table", 10)
-        for _ in range(10):
-            for seat in seats:
-                seat.step(_play)
+        _rounds(seats, 10, _play)
         assert max(v for seat in seats for v in seat.acks.values()) > last_before
         _assert_log_holds_every_ack(url, table, seats)
     finally:
@@ -365,7 +351,7 @@ def test_a_restarted_worker_gets_its_tables_handed_back_through_the_proxy(
     assert second.owned() == len(tables) - share
     for table in tables:
         assert _reachable(proxy, table, tokens[table]) == 3
-        assert [version for version, _ in _log(url, table)] == [1, 2, 3]
+        assert [version for version, _ in table_log(url, table)] == [1, 2, 3]
     handed = [t for t in tables if _logged(second, "handed off on request", t)]
     assert len(handed) == share
     assert all(_logged(first, "owned by worker w1", t) for t in handed)

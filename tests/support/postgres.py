@@ -8,14 +8,15 @@ PostgreSQL tests skip on a developer's machine and fail in CI (``CI=true``).
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import secrets
 from collections.abc import Iterator
-from typing import Final
+from typing import Any, Final
 
 import pytest
 
-__all__ = ["ENV", "fresh_schema", "server_url"]
+__all__ = ["ENV", "fresh_schema", "server_url", "table_log"]
 
 ENV: Final = "SEQUENCE_STACKS_TEST_POSTGRES"
 
@@ -46,3 +47,14 @@ def fresh_schema() -> Iterator[str]:
     finally:
         with psycopg.connect(url, autocommit=True) as admin:
             admin.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+def table_log(url: str, table_id: str) -> list[tuple[int, dict[str, Any]]]:
+    """A table's log as stored: (version, payload) in version order."""
+    import psycopg  # noqa: PLC0415 - only the PostgreSQL tests need it
+
+    with psycopg.connect(url) as db:
+        rows = db.execute(
+            "SELECT version, payload FROM log WHERE table_id = %s ORDER BY version", (table_id,)
+        ).fetchall()
+    return [(int(v), p if isinstance(p, dict) else json.loads(p)) for v, p in rows]

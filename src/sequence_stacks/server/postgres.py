@@ -32,7 +32,7 @@ from .storage import (
     TableRow,
     row_values,
 )
-from .writer import GroupWriter
+from .writer import GroupCommitted, GroupWriter
 
 __all__ = ["POSTGRES_SCHEMA_VERSION", "PostgresStorage", "is_postgres_url", "migrate_postgres"]
 
@@ -128,7 +128,7 @@ def _schema_version(db: psycopg.Connection[Any]) -> int:
     return 0 if found is None or found[0] is None else int(found[0])
 
 
-class PostgresStorage:
+class PostgresStorage(GroupCommitted):
     """PostgreSQL; every write is committed before its caller hears of it.
 
     Same threads as SQLite's storage: writes (:meth:`create_table`, :meth:`append`,
@@ -178,16 +178,6 @@ class PostgresStorage:
             ) from None
 
     # --- writing ------------------------------------------------------------------
-
-    @property
-    def commits(self) -> int:
-        """Transactions committed by the writer (for tests and tuning)."""
-        return self._writer.commits
-
-    @property
-    def grouped(self) -> int:
-        """Jobs those transactions held."""
-        return self._writer.grouped
 
     def create_table(self, row: TableRow) -> None:
         """Insert a new table row (committed before this returns)."""

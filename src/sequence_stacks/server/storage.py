@@ -20,7 +20,7 @@ import time
 from collections.abc import Mapping
 from typing import Any, Final, Protocol
 
-from .writer import GroupWriter
+from .writer import GroupCommitted, GroupWriter
 
 __all__ = [
     "ListingCursor",
@@ -308,7 +308,7 @@ def migrate(db: sqlite3.Connection) -> int:
     return found
 
 
-class SqliteStorage:
+class SqliteStorage(GroupCommitted):
     """SQLite in WAL mode; every write is committed before its caller hears of it.
 
     Writes (:meth:`create_table`, :meth:`append`, :meth:`submit`) go to one writer
@@ -367,16 +367,6 @@ class SqliteStorage:
         return db
 
     # --- writing ------------------------------------------------------------------
-
-    @property
-    def commits(self) -> int:
-        """Transactions committed by the writer (for tests and tuning)."""
-        return self._writer.commits
-
-    @property
-    def grouped(self) -> int:
-        """Jobs those transactions held."""
-        return self._writer.grouped
 
     def _begin(self) -> sqlite3.Connection:
         self._writer_db.execute("BEGIN IMMEDIATE")

@@ -21,7 +21,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, Final, Generic, Protocol, TypeVar
 
-__all__ = ["GROUP_LIMIT", "Connection", "GroupWriter", "Job"]
+__all__ = ["GROUP_LIMIT", "Connection", "GroupCommitted", "GroupWriter", "Job"]
 
 GROUP_LIMIT: Final = 256  # most jobs one group commit takes
 
@@ -161,6 +161,23 @@ class GroupWriter(Generic[_Db]):
                 future.set_result(None)
             else:
                 future.set_exception(failure)
+
+
+class GroupCommitted:
+    """A storage writing through a :class:`GroupWriter` (its ``_writer``): the
+    writer's counters, for tests and tuning."""
+
+    _writer: GroupWriter[Any]
+
+    @property
+    def commits(self) -> int:
+        """Transactions committed by the writer."""
+        return self._writer.commits
+
+    @property
+    def grouped(self) -> int:
+        """Jobs those transactions held."""
+        return self._writer.grouped
 
 
 def _run_jobs(db: _Db, batch: list[_Queued[_Db]]) -> list[Exception | None]:
