@@ -149,6 +149,8 @@ _ALL: Final = (
     m("refused.bad_json", "That request was not understood."),
     m("refused.hello_first", "Still connecting; try again in a moment."),
     m("refused.illegal", "That move is not allowed."),
+    m("refused.unavailable", "Moves cannot be saved just now; try again in a moment."),
+    m("refused.elsewhere", "This table is moving to another server; try again in a moment."),
     m("refused.name_taken", "Someone at this table already has that name; please choose another."),
     m("refused.game_started", "The game has already started."),
     # A command sent from a table that has moved on: what changed (docs/protocol.md).
@@ -310,6 +312,19 @@ _ALL: Final = (
     m("page.lobby.steal_chip_can_win", "Steal-a-Chip may take the winning chip"),
     m("page.lobby.two_player_reverses", "Keep Reverses with two players"),
     m("page.lobby.create", "Create table"),
+    m("page.lobby.quick_game", "Quick game"),
+    m(
+        "page.lobby.quick_game_about",
+        "A game against bots that starts at once. Friends can join the next game with the "
+        "table's link.",
+    ),
+    m("page.lobby.your_name", "Your name"),
+    m("page.lobby.play_now", "Play now"),
+    m("page.lobby.default_name", "Player"),
+    m(
+        "page.lobby.no_connection",
+        "The server could not be reached; check the connection and try again.",
+    ),
     m("page.lobby.public_tables", "Public tables"),
     m("page.lobby.option_range", "{option}: a whole number from {low} to {high}."),
     m("page.lobby.options_refused", "These options do not make a game; change them and try again."),

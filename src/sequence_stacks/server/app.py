@@ -29,6 +29,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from sequence_stacks.engine import Settings
 from sequence_stacks.engine.catalog import catalog
 from sequence_stacks.i18n import LANGUAGES, messages_json, negotiate
 from sequence_stacks.i18n.languages import from_accept_language
@@ -121,6 +122,7 @@ def create_app(
         Route("/api/rules", _rules),
         Route("/api/tables", _list_tables, methods=["GET"]),
         Route("/api/tables", _create_table, methods=["POST"]),
+        Route("/api/play", _play_now, methods=["POST"]),
         Route("/api/tables/{table_id}", _get_table),
         Route("/api/tables/{table_id}/seats", _sit, methods=["POST"]),
         Route("/api/tables/{table_id}/games/{game:int}", _replay),
@@ -344,6 +346,26 @@ async def _create_table(request: Request) -> Response:
     except Refusal as refusal:
         return _error(refusal)
     return _json({"id": table_id, "url": f"/t/{table_id}"}, status=201)
+
+
+async def _play_now(request: Request) -> Response:
+    """``POST /api/play {name, players}``: a table with bots, the asker seated, the game
+    started (#15, "Play now"); answered like a seat: its table, seat and token."""
+    try:
+        _limit(request, "create")
+        _limit(request, "sit")
+        data = await _body(request)
+        name = data.get("name")
+        if not isinstance(name, str):
+            raise Refusal("bad_request", "a display 'name' is needed")
+        players = data.get("players", Settings().player_count)
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise Refusal("bad_request", "'players' is a whole number of seats")
+        table_id, seat, token = await _service(request).play_now(name, players)
+    except Refusal as refusal:
+        return _error(refusal)
+    body = {"id": table_id, "url": f"/t/{table_id}", "seat": seat, "token": token}
+    return _json(body, status=201)
 
 
 async def _get_table(request: Request) -> Response:

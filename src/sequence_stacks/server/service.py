@@ -49,7 +49,7 @@ from .protocol import (
 )
 from .scheduler import BotMove, GraceOver, Plan, Schedule, Thinker, TimedOut
 from .storage import ListingCursor, LogEntry, Storage, StorageUnavailableError, TableRow
-from .table import Entry, Refusal, Table
+from .table import Entry, Refusal, Table, clean_name
 
 __all__ = ["Subscriber", "TableService", "hash_token"]
 
@@ -250,6 +250,19 @@ class TableService:
             payload = runtime.table.prepare_sit(name, seat, hash_token(token))
             await self._commit(runtime, payload)
         return payload.seat, token
+
+    async def play_now(self, name: str, players: int) -> tuple[str, int, str]:
+        """One click to a game (#15): an unlisted table of ``players`` seats, the person
+        in the first seat, bots of the default strength in the others, the game started.
+        Returns the table id, the seat and its secret token."""
+        clean_name(name)  # a name refused before any table is made
+        table_id = await self.create_table({"player_count": players}, visibility="unlisted")
+        seat, token = await self.sit(table_id, name, 0)
+        runtime = await self._runtime(table_id)
+        async with runtime.lock:
+            start = runtime.table.prepare_start(secrets.randbits(63), self.settings.default_bot)
+            await self._commit(runtime, dataclasses.replace(start, by=seat))
+        return table_id, seat, token
 
     # --- connections ---------------------------------------------------------------
 

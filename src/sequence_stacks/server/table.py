@@ -67,6 +67,7 @@ __all__ = [
     "Seat",
     "Table",
     "Tally",
+    "clean_name",
 ]
 
 NAME_LIMIT: Final = 24
@@ -261,9 +262,7 @@ class Table:
 
     def prepare_sit(self, name: str, seat: int | None, token_hash: str) -> Sit:
         """Take an empty seat (the first one when ``seat`` is None) before a game."""
-        clean = " ".join(name.split())[:NAME_LIMIT]
-        if not clean or not clean.isprintable():
-            raise Refusal("bad_request", "a display name of 1-24 printable characters is needed")
+        clean = clean_name(name)
         self._require_between_games("take a seat")
         chosen = self._empty_seat(seat)
         taken = (other.name for other in self.seats if other.kind != SeatKind.EMPTY)
@@ -535,6 +534,15 @@ class Table:
                 tally.count(event, seat)
         auto = payload.client is None
         return Entry(version, Op.ACT, payload.seat, self.game_no, action, tuple(events), auto)
+
+
+def clean_name(name: str) -> str:
+    """A display name as a table keeps it: spaces collapsed, at most 24 characters;
+    refused when nothing printable is left."""
+    clean = " ".join(name.split())[:NAME_LIMIT]
+    if not clean or not clean.isprintable():
+        raise Refusal("bad_request", "a display name of 1-24 printable characters is needed")
+    return clean
 
 
 def _same_name(one: str, other: str) -> bool:

@@ -55,6 +55,42 @@ form.addEventListener("submit", async (event) => {
   location.href = data.url;
 });
 
+// "Play now" (#15): one click to a game against bots of the default strength, the
+// reader seated in the first seat and the game started; the table page finds the seat's
+// token where it keeps tokens. The number of players is the new-table form's.
+const quick = document.querySelector("#play-now");
+const quickName = quick.elements.namedItem("name");
+const NAME_KEY = "sequence-stacks:name";
+quickName.value = localStorage.getItem(NAME_KEY) || "";
+
+quick.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const problemLine = document.querySelector("#play-now-error");
+  problemLine.textContent = "";
+  const name = quickName.value.trim() || t("page.lobby.default_name");
+  const button = quick.querySelector("button");
+  button.disabled = true;
+  try {
+    const response = await fetch("/api/play", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name, players: Number(option("players").value) }),
+    });
+    const data = await response.json();
+    if (!response.ok) {
+      problemLine.textContent = refusalLine(data, (seat) => t("seat.numbered", { number: seat + 1 }));
+      return;
+    }
+    if (quickName.value.trim()) localStorage.setItem(NAME_KEY, quickName.value.trim());
+    localStorage.setItem(`sequence-stacks:token:${data.id}`, data.token);
+    location.href = data.url;
+  } catch {
+    problemLine.textContent = t("page.lobby.no_connection");
+  } finally {
+    button.disabled = false;
+  }
+});
+
 function seatText(seat) {
   if (seat.kind === "empty") return t("lobby.open_seat");
   if (seat.kind !== "bot") return seat.name;
