@@ -49,6 +49,25 @@ def test_workers_need_postgresql(capsys: pytest.CaptureFixture[str]) -> None:
     assert "postgresql" in capsys.readouterr().err
 
 
+def test_workers_on_an_unreachable_database_stop_at_start_with_one_line() -> None:
+    """The parent tries the database before starting any worker (it used to start
+    them, and restart each as it failed, for ever)."""
+    url = f"postgresql://nobody@127.0.0.1:{free_port()}/nothing"
+    command = [str(Path(sys.executable).with_name("sequence-stacks")), "serve", "--workers", "2"]
+    started = subprocess.run(
+        [*command, "--port", str(free_port()), "--db", url],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert started.returncode == 2
+    lines = started.stderr.strip().splitlines()
+    assert len(lines) == 1, started.stderr
+    assert "cannot connect to postgresql://" in lines[0]
+    assert "worker" not in started.stdout
+
+
 def test_a_log_line_about_a_table_names_it() -> None:
     formatter = JsonFormatter("w2")
     record = logging.LogRecord(
@@ -78,12 +97,16 @@ def _two_free_ports() -> int:
 def _children(pid: int) -> dict[str, int]:
     """The worker processes of a ``serve --workers`` parent: name -> pid."""
     found: dict[str, int] = {}
-    with contextlib.suppress(FileNotFoundError):
-        for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
-            with contextlib.suppress(FileNotFoundError):
-                argv = Path(f"/proc/{child}/cmdline").read_bytes().split(b"\0")
-                if b"--worker-name" in argv:
-                    found[argv[argv.index(b"--worker-name") + 1].decode()] = int(child)
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            stat = (proc / "stat").read_text()
+            if int(stat.rsplit(")", 1)[1].split()[1]) != pid:  # the parent's pid
+                continue
+            argv = (proc / "cmdline").read_bytes().split(b"\0")
+            if b"--worker-name" in argv:
+                found[argv[argv.index(b"--worker-name") + 1].decode()] = int(proc.name)
     return found
 
 
