@@ -252,6 +252,18 @@ def test_page_has_no_two_player_reverse_row(rows: list[Row], tmp_path: Path) -> 
     assert "Self-play: one bot held every seat" in text
 
 
+def test_self_play_only_leaves_out_the_bot_figure(rows: list[Row], tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib", reason="matplotlib (the sim extra) is not installed")
+    self_play = [row for row in rows if len(set(str(row["bots"]).split("|"))) == 1]
+    assert {str(row["bots"]) for row in self_play} == {"random|random"}
+    parsed = _parse(write_report(self_play, tmp_path).read_text(encoding="utf-8"))
+    assert len([tag for tag, _ in parsed.tags if tag == "img"]) == 4
+    assert not (tmp_path / "bot_win_rates.png").exists()
+    text = " ".join(parsed.text)
+    assert "Every configuration is self-play" in text
+    assert "No ratings" not in text
+
+
 def _hostile(rows: list[Row]) -> list[Row]:
     names = {"greedy": "<script>alert(1)</script>", "random": "$\\frac{1}{$ & _x"}
     renamed = []

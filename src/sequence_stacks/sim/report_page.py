@@ -165,7 +165,13 @@ def _bot_section(data: Summary, images: Mapping[str, SavedFigure]) -> str:
             )
         )
     else:
-        parts.append(_note("Every configuration is self-play: there are no bots to compare."))
+        parts.append(
+            _note(
+                "Every configuration is self-play (one bot at every seat): there are no bot "
+                "win rates or ratings to compare."
+            )
+        )
+        return "".join([*parts, "</section>"])
     ratings = data["ratings"]
     if ratings:
         rows = [
@@ -180,7 +186,10 @@ def _bot_section(data: Summary, images: Mapping[str, SavedFigure]) -> str:
             )
         )
     else:
-        parts.append(_note("No ratings: openskill is not installed, or no game mixed bots."))
+        missing = "openskill (the sim extra) is not installed"
+        parts.append(
+            _note(f"No ratings: {missing if ratings is None else 'no mixed game was won'}.")
+        )
     parts.append("</section>")
     return "".join(parts)
 
