@@ -10,6 +10,7 @@ import signal
 import socket
 import sqlite3
 import sys
+import threading
 from typing import TYPE_CHECKING, Any, Final
 
 from .config import ENV_PREFIX, ServerSettings
@@ -45,14 +46,28 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
             "(default sequence-stacks.sqlite3) or 'memory'"
         ),
     )
-    parser.add_argument("--turn-timeout", type=float, help="seconds a player has to act")
-    parser.add_argument("--block-timeout", type=float, help="seconds to answer a Block window")
+    base = ServerSettings()  # the defaults, shown in --help (#15)
+    parser.add_argument(
+        "--turn-timeout",
+        type=float,
+        help=f"seconds a player has to act (default {base.turn_timeout:g})",
+    )
+    parser.add_argument(
+        "--block-timeout",
+        type=float,
+        help=f"seconds to answer a Block window (default {base.block_timeout:g})",
+    )
     parser.add_argument(
         "--grace-period",
         type=float,
-        help="seconds before a disconnected player's seat goes to a bot",
+        help="seconds before a disconnected player's seat goes to a bot "
+        f"(default {base.grace_period:g})",
     )
-    parser.add_argument("--bot-delay", help="bot think time range in seconds, as low,high")
+    parser.add_argument(
+        "--bot-delay",
+        help="bot think time range in seconds, as low,high "
+        f"(default {','.join(f'{s:g}' for s in base.bot_delay)})",
+    )
     parser.add_argument(
         "--allowed-origin",
         dest="allowed_origins",
@@ -63,7 +78,9 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
             "take seats and open table sockets; repeatable (default: the server's own only)"
         ),
     )
-    parser.add_argument("--log-level", default="warning", help="uvicorn log level")
+    parser.add_argument(
+        "--log-level", default="warning", help="uvicorn log level (default warning)"
+    )
     parser.add_argument(
         "--workers",
         type=int,
@@ -74,12 +91,14 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
         ),
     )
     parser.add_argument(
-        "--worker-name", dest="worker", help="this worker's name in logs and /api/health"
+        "--worker-name",
+        dest="worker",
+        help="this worker's name in logs and /api/health (default: host:port)",
     )
     parser.add_argument(
         "--log-format",
         choices=("text", "json"),
-        help="the server's own log lines: text, or JSON with worker and table (workers)",
+        help="the server's own log lines: text (default), or JSON with worker and table",
     )
     parser.set_defaults(run=run_serve)
     return parser
@@ -178,8 +197,9 @@ def _run(uvicorn: Any, app: Any, settings: ServerSettings, port: int, args: Any)
     # After a graceful shutdown uvicorn raises the signal again under the handler it
     # found: this one, so the process exits with status 0 after run_serve's cleanup
     # (not killed by SIGTERM, no KeyboardInterrupt for Ctrl+C).
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, _exit_quietly)
+    if threading.current_thread() is threading.main_thread():
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, _exit_quietly)
     _handing_over(uvicorn, app)(config).run()
 
 
