@@ -419,3 +419,19 @@ def test_copy_false_returns_the_envs_own_buffers() -> None:
     two, *_ = copying.step(_random_actions(info["action_mask"], np.random.default_rng(2)))
     assert not np.shares_memory(one, two)
     assert np.array_equal(two, second)
+
+
+def test_batch_encoder_refuses_arrays_it_cannot_write_through() -> None:
+    settings = Settings()
+    batch = BatchEncoder(settings)
+    state = new_game(settings, 1)
+    masks = np.zeros((2, batch.action_count), np.int8)
+    strided = np.zeros((2, 2 * batch.size), np.float32)[:, ::2]
+    with pytest.raises(ValueError, match="observations must be C-contiguous"):
+        batch.encode([state, state], [0, 1], strided, masks)
+    with pytest.raises(
+        ValueError, match=r"observations must be a float32 array of shape \(2, 375\)"
+    ):
+        batch.encode([state, state], [0, 1], np.zeros((2, 375)), masks)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="masks must be a int8 array"):
+        batch.encode([state, state], [0, 1], np.zeros((2, 375), np.float32), masks[:1])

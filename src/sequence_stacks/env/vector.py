@@ -68,6 +68,7 @@ ByteArray = npt.NDArray[np.uint8]
 
 _PLAYING: Final = Phase.PLAYING
 _BLOCK_WINDOW: Final = Phase.BLOCK_WINDOW
+_ONE: Final = np.float32(1.0)  # np.add.at's fast path needs the array's own type
 _INT_FIELDS: Final = 10  # per game: draw size, direction, skips, turn plays, turn count,
 # phase, current seat, stall mask, supply blue, supply red (in this order; see _gather)
 _DRAW, _DIRECTION, _SKIPS, _PLAYS, _TURNS, _PHASE, _CURRENT, _STALL, _SUPPLY = range(9)
@@ -110,8 +111,8 @@ class BatchEncoder:
         )
         self._seen_stop = encoder.pieces["unseen_kinds"].start
         deck = deck_for(count, keep_two_player_reverses=settings.two_player_reverses)
-        copies = np.zeros(KIND_COUNT, np.int64)
-        np.add.at(copies, [CARD_KIND[card] for card in deck], 1)
+        copies = np.zeros(KIND_COUNT, np.float32)
+        np.add.at(copies, [CARD_KIND[card] for card in deck], _ONE)
         self._copies = copies
         self._kind_bytes = bytes(CARD_KIND) + bytes(256 - len(CARD_KIND))
         self._prepare_scalars(count, order)
@@ -168,7 +169,12 @@ class BatchEncoder:
         masks: MaskArray,
     ) -> list[list[int]]:
         """Write each state's observation for its seat into ``observations[k]`` and its
-        action mask into ``masks[k]``; return each seat's legal action ids."""
+        action mask into ``masks[k]``; return each seat's legal action ids.
+
+        ``observations`` must be a C-contiguous float32 array ``[K, D]`` and ``masks`` a
+        C-contiguous int8 array ``[K, A]`` (they are written through flat views).
+        """
+        self._check_outputs(len(states), observations, masks)
         lists: list[list[int]] = []
         hands: list[list[int]] = []
         chips: list[list[int]] = []
@@ -222,6 +228,19 @@ class BatchEncoder:
         self._masks(legal, masks)
         return legal
 
+    def _check_outputs(self, games: int, observations: FloatArray, masks: MaskArray) -> None:
+        for name, array, dtype, width in (
+            ("observations", observations, np.float32, self.size),
+            ("masks", masks, np.int8, self.action_count),
+        ):
+            if array.shape != (games, width) or array.dtype != dtype:
+                raise ValueError(
+                    f"{name} must be a {np.dtype(dtype).name} array of shape "
+                    f"{(games, width)}, not {array.dtype} {array.shape}"
+                )
+            if not array.flags.c_contiguous:
+                raise ValueError(f"{name} must be C-contiguous (it is written through a flat view)")
+
     def _numbers(
         self,
         games: int,
@@ -247,16 +266,19 @@ class BatchEncoder:
     def _kind_counts(
         self, seats: IntArray, lengths: ByteArray, kinds: ByteArray, out: FloatArray
     ) -> None:
-        """Count every seen zone's cards per kind with one bincount; unseen = deck - seen."""
+        """Count every seen zone's cards per kind straight into ``out``; unseen = deck -
+        seen. (``np.add.at`` adds in place, where ``np.bincount`` would allocate half a
+        megabyte a call, and fresh pages cost more than the counting.)"""
         games = len(seats)
         stop = self._seen_stop
-        starts = self._zone_starts[seats] + (stop * np.arange(games))[:, None]
-        index = np.repeat(starts.ravel(), lengths) + kinds[:-1]
-        counts = np.bincount(index, minlength=games * stop).reshape(games, stop)
-        zones = counts.reshape(games, -1, KIND_COUNT)
+        starts = self._zone_starts[seats] + (self.size * np.arange(games))[:, None]
+        index = np.repeat(starts.ravel(), lengths)
+        index += kinds[:-1]
+        out[:, :stop] = 0.0
+        np.add.at(out.reshape(-1), index, _ONE)
+        zones = out[:, :stop].reshape(games, -1, KIND_COUNT)
         # Own known cards are in the hand already: count them once.
         seen = np.einsum("kzj->kj", zones) - zones[:, 4]  # einsum: 3x faster than sum
-        out[:, :stop] = counts
         out[:, stop : stop + KIND_COUNT] = self._copies - seen
 
     def _scalars(self, seats: IntArray, numbers: IntArray, out: FloatArray) -> None:
