@@ -17,6 +17,7 @@ import logging
 import math
 import random
 from collections.abc import Awaitable, Callable
+from typing import Final
 
 from sequence_stacks.bots import Bot, make_bot
 from sequence_stacks.engine import (
@@ -50,12 +51,18 @@ __all__ = [
 
 log = logging.getLogger("sequence_stacks.server")
 
+# At least this long is left of a turn a Block window interrupted, so its player can
+# see the board again before acting (seconds).
+TURN_AFTER_WINDOW: Final = 10.0
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class TurnKey:
-    """The turn deadline of the table at ``version`` (one per version: an action moves it)."""
+    """The deadline of one whole turn, the game's ``turn``-th (#15: playing a card does
+    not restart it; a Block window inside the turn pauses it)."""
 
-    version: int
+    turn: int
+    seat: int
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -183,6 +190,8 @@ class Schedule:
         self.absent_since: dict[int, float] = {}
         self.bots: dict[int, Bot] = {}
         self.window_opened_at = 0.0
+        # A person's turn paused by a Block window: its key and the seconds it had left.
+        self.paused: tuple[TurnKey, float] | None = None
         self.wake = asyncio.Event()
         # When the runner sleeps until its next plan is due, that time; else -inf. A
         # replan wakes it only if something is now due sooner (most replans, one per
@@ -202,14 +211,26 @@ class Schedule:
                     key: PlanKey = WindowKey(table.window_version, seat)
                     wanted[key] = self.plans.get(key) or self.window_plan(table, seat)
             else:
-                key = TurnKey(table.version)
-                wanted[key] = self.plans.get(key) or self.turn_plan(table, state.current, now)
+                key = TurnKey(state.turn_count, state.current)
+                kept = self.plans.get(key)
+                # A seat handed to a bot mid-turn (or back) gets the plan of who plays it.
+                bot = table.seats[state.current].kind == SeatKind.BOT
+                if kept is None or isinstance(kept, BotMove) != bot:
+                    kept = self.turn_plan(table, state.current, now)
+                wanted[key] = kept
+            self._pause(wanted, now)
             for seat, since in self.absent_since.items():
                 if table.seats[seat].kind == SeatKind.HUMAN:
                     wanted[ReplaceKey(seat)] = GraceOver(since + self.settings.grace_period, seat)
         self.plans = wanted
         if any(plan.due < self.sleeping_until for plan in wanted.values()):
             self.wake.set()
+
+    def _pause(self, wanted: dict[PlanKey, Plan], now: float) -> None:
+        """Keep what is left of a person's turn while a Block window interrupts it."""
+        for key, plan in self.plans.items():
+            if isinstance(key, TurnKey) and key not in wanted and isinstance(plan, TimedOut):
+                self.paused = (key, plan.due - now)
 
     def window_plan(self, table: Table, seat: int) -> Plan:
         """When ``seat`` answers the open window: a bot after a delay drawn the same way
@@ -226,7 +247,15 @@ class Schedule:
         if table.seats[seat].kind == SeatKind.BOT:
             low, high = self.settings.bot_delay
             return BotMove(now + self.rng.uniform(low, high), seat)
-        return TimedOut(now + self.settings.turn_timeout, seat)
+        state = table.state
+        assert state is not None
+        key = TurnKey(state.turn_count, seat)
+        left = self.settings.turn_timeout
+        if self.paused is not None and self.paused[0] == key:
+            # The turn goes on where it was, with time to look at the board again.
+            left = max(self.paused[1], min(TURN_AFTER_WINDOW, left))
+        self.paused = None
+        return TimedOut(now + left, seat)
 
     def timer(self, table: Table) -> Timer | None:
         """The countdown the clients show now, or None."""
@@ -237,7 +266,7 @@ class Schedule:
         if state.phase == Phase.BLOCK_WINDOW:
             deadline = self.window_opened_at + self.settings.block_timeout
             return Timer(TimerKind.BLOCK, tuple(state.window_pending), _ms(deadline - now))
-        plan = self.plans.get(TurnKey(table.version))
+        plan = self.plans.get(TurnKey(state.turn_count, state.current))
         if not isinstance(plan, TimedOut):
             return None
         return Timer(TimerKind.TURN, (plan.seat,), _ms(plan.due - now))

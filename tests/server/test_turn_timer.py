@@ -1,0 +1,140 @@
+"""The turn timer counts the whole turn (#15 item 4): playing a card does not restart
+it, a Block window inside the turn pauses it, and a seat handed to a bot mid-turn is
+played by the bot at once rather than waiting out the person's deadline."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+from sequence_stacks.engine import ActionType, Phase, Settings, legal_actions
+from sequence_stacks.server import ServerSettings
+from sequence_stacks.server.entries import Act, SeatKind
+from sequence_stacks.server.scheduler import (
+    TURN_AFTER_WINDOW,
+    BotMove,
+    Schedule,
+    Thinker,
+    TimedOut,
+    TurnKey,
+)
+from sequence_stacks.server.storage import TableRow
+from sequence_stacks.server.table import Table
+
+from .harness import FAST
+
+TIMEOUT = 60.0
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _settings() -> ServerSettings:
+    return dataclasses.replace(FAST, turn_timeout=TIMEOUT)
+
+
+def _table_at_a_play(seed: int) -> Table:
+    """Two people at a table whose current seat can put a card on a pile (its turn
+    goes on after it)."""
+    for attempt in range(seed, seed + 200):
+        table = Table(TableRow("t", 0.0, "public", Settings(player_count=2).to_dict()))
+        for seat in range(2):
+            table.apply_payload(table.version + 1, table.prepare_sit(f"P{seat}", seat, f"h{seat}"))
+        table.apply_payload(table.version + 1, table.prepare_start(attempt, "greedy"))
+        state = table.state
+        assert state is not None
+        seat = state.current
+        if any(a.type == ActionType.PLAY for a in legal_actions(state, seat)):
+            return table
+    raise AssertionError("no deal with a play in 200 seeds")
+
+
+def _play(table: Table) -> None:
+    state = table.state
+    assert state is not None
+    action = next(a for a in legal_actions(state, state.current) if a.type == ActionType.PLAY)
+    table.apply_payload(table.version + 1, Act(state.current, str(action), "c"))
+
+
+def test_a_card_played_does_not_restart_the_turn_timer() -> None:
+    clock = Clock()
+    table = _table_at_a_play(1)
+    schedule = Schedule(_settings(), clock=clock, rng=random.Random(1), thinker=Thinker())
+    schedule.replan(table)
+    state = table.state
+    assert state is not None
+    key = TurnKey(state.turn_count, state.current)
+    first = schedule.plans[key]
+    assert isinstance(first, TimedOut)
+    assert first.due == 100.0 + TIMEOUT
+    clock.now = 130.0
+    turn = state.turn_count
+    _play(table)
+    assert state.turn_count == turn  # the same turn goes on
+    schedule.replan(table)
+    assert schedule.plans[key] is first  # not restarted
+    timer = schedule.timer(table)
+    assert timer is not None
+    assert timer.remaining_ms == 30_000
+
+
+def test_a_block_window_pauses_the_turn_and_it_resumes_where_it_was() -> None:
+    clock = Clock()
+    table = _table_at_a_play(2)
+    schedule = Schedule(_settings(), clock=clock, rng=random.Random(2), thinker=Thinker())
+    schedule.replan(table)
+    state = table.state
+    assert state is not None
+    key = TurnKey(state.turn_count, state.current)
+    clock.now = 140.0  # 20 s of the 60 left
+    state.phase = Phase.BLOCK_WINDOW  # a window inside the turn (as the engine opens it)
+    state.window_pending = [1 - state.current]
+    schedule.replan(table)
+    assert key not in schedule.plans
+    clock.now = 150.0
+    state.phase = Phase.PLAYING
+    state.window_pending = []
+    schedule.replan(table)
+    resumed = schedule.plans[key]
+    assert isinstance(resumed, TimedOut)
+    assert resumed.due == 150.0 + 20.0
+
+
+def test_a_turn_resumed_after_a_window_has_time_to_look_again() -> None:
+    clock = Clock()
+    table = _table_at_a_play(3)
+    schedule = Schedule(_settings(), clock=clock, rng=random.Random(3), thinker=Thinker())
+    schedule.replan(table)
+    state = table.state
+    assert state is not None
+    key = TurnKey(state.turn_count, state.current)
+    clock.now = 100.0 + TIMEOUT - 1.0  # 1 s left when the window opens
+    state.phase = Phase.BLOCK_WINDOW
+    state.window_pending = [1 - state.current]
+    schedule.replan(table)
+    clock.now = 200.0
+    state.phase = Phase.PLAYING
+    state.window_pending = []
+    schedule.replan(table)
+    assert schedule.plans[key].due == 200.0 + TURN_AFTER_WINDOW
+
+
+def test_a_seat_handed_to_a_bot_mid_turn_is_played_by_the_bot() -> None:
+    clock = Clock()
+    table = _table_at_a_play(4)
+    schedule = Schedule(_settings(), clock=clock, rng=random.Random(4), thinker=Thinker())
+    schedule.replan(table)
+    state = table.state
+    assert state is not None
+    key = TurnKey(state.turn_count, state.current)
+    assert isinstance(schedule.plans[key], TimedOut)
+    table.seats[state.current].kind = SeatKind.BOT
+    schedule.replan(table)
+    plan = schedule.plans[key]
+    assert isinstance(plan, BotMove)
+    assert plan.due <= clock.now + max(FAST.bot_delay)
