@@ -68,6 +68,7 @@ ByteArray = npt.NDArray[np.uint8]
 
 _PLAYING: Final = Phase.PLAYING
 _BLOCK_WINDOW: Final = Phase.BLOCK_WINDOW
+_BYTE: Final = 256
 _ONE: Final = np.float32(1.0)  # np.add.at's fast path needs the array's own type
 _INT_FIELDS: Final = 10  # per game: draw size, direction, skips, turn plays, turn count,
 # phase, current seat, stall mask, supply blue, supply red (in this order; see _gather)
@@ -93,18 +94,18 @@ class BatchEncoder:
         slots = 2 * settings.piles_per_colour
         self._count = count
         # Card lists gathered per game, in absolute seat order: own hand, pool, special,
-        # each pile slot, known cards of each seat, discard pile of each seat.
-        self._list_count = 3 + slots + 2 * count
-        self._pile_lists = np.arange(3, 3 + slots)
-        self._discard_lists = np.arange(3 + slots + count, 3 + slots + 2 * count)
+        # each pile slot, the discard pile of each seat. (Known cards, nearly always
+        # none, are gathered apart: see _known_positions.)
+        self._list_count = 3 + slots + count
+        self._pile_lists = slice(3, 3 + slots)
+        self._discard_lists = slice(3 + slots, 3 + slots + count)
         rel = [[(other - seat) % count for other in range(count)] for seat in range(count)]
         order = [[(seat + r) % count for r in range(count)] for seat in range(count)]
         self._rel: IntArray = np.array(rel, np.int64)
         self._order: IntArray = np.array(order, np.int64)
         self._zone_starts: IntArray = KIND_COUNT * np.array(
             [
-                [0, 1, 2, *([3] * slots), *(4 + r for r in rel[seat])]
-                + [4 + count + r for r in rel[seat]]
+                [0, 1, 2, *([3] * slots), *(4 + count + r for r in rel[seat])]
                 for seat in range(count)
             ],
             np.int64,
@@ -115,6 +116,9 @@ class BatchEncoder:
         np.add.at(copies, [CARD_KIND[card] for card in deck], _ONE)
         self._copies = copies
         self._kind_bytes = bytes(CARD_KIND) + bytes(256 - len(CARD_KIND))
+        # Card ids, list sizes and action ids go through bytes: check they fit.
+        if len(CARD_KIND) > _BYTE or self.action_count > _BYTE:
+            raise ValueError("card and action ids must fit in a byte for the batched encoder")
         self._prepare_scalars(count, order)
         pieces = encoder.pieces
         self._ones_start = pieces["pile_counts"].start
@@ -140,7 +144,7 @@ class BatchEncoder:
         ints = lists + 3 * count
         columns = []
         for seat in range(count):
-            row = [3 + 2 * self.settings.piles_per_colour + count + o for o in order[seat]]
+            row = [3 + 2 * self.settings.piles_per_colour + o for o in order[seat]]
             row += [hands + o for o in order[seat]]
             for o in order[seat]:
                 row += [chips + 2 * o, chips + 2 * o + 1]
@@ -176,10 +180,11 @@ class BatchEncoder:
         """
         self._check_outputs(len(states), observations, masks)
         lists: list[list[int]] = []
+        known: list[list[int]] = []
         hands: list[list[int]] = []
         chips: list[list[int]] = []
         ints: list[int] = []
-        legal: list[list[int]] = []
+        legal = list(map(legal_action_ids, states, seats))
         odd: list[int] = []  # games outside the playing phase: window or result pieces
         playing = _PLAYING
         for index, (state, seat) in enumerate(zip(states, seats, strict=True)):
@@ -188,9 +193,9 @@ class BatchEncoder:
                 state.pool,
                 state.special,
                 *state.piles,
-                *state.known,
                 *state.discards,
             )
+            known += state.known
             hands += state.hands  # for their sizes only
             chips += state.chips
             ints += (
@@ -204,7 +209,6 @@ class BatchEncoder:
                 state.stall_mask,
                 *state.supply,
             )
-            legal.append(legal_action_ids(state, seat))
             if state.phase is not playing:
                 odd.append(index)
         games = len(states)
@@ -215,7 +219,7 @@ class BatchEncoder:
         # One byte more, so that the discard-top lookup of an empty pile stays in range.
         kinds = np.frombuffer(card_bytes.translate(self._kind_bytes) + b"\0", np.uint8)
         numbers = self._numbers(games, lengths, hands, chips, ints)
-        self._kind_counts(seat_array, lengths, kinds, observations)
+        self._kind_counts(seat_array, lengths, kinds, known, observations)
         self._scalars(seat_array, numbers, observations)
         self._ones(seat_array, numbers, lengths, kinds, observations)
         if odd:
@@ -264,7 +268,12 @@ class BatchEncoder:
         )
 
     def _kind_counts(
-        self, seats: IntArray, lengths: ByteArray, kinds: ByteArray, out: FloatArray
+        self,
+        seats: IntArray,
+        lengths: ByteArray,
+        kinds: ByteArray,
+        known: list[list[int]],
+        out: FloatArray,
     ) -> None:
         """Count every seen zone's cards per kind straight into ``out``; unseen = deck -
         seen. (``np.add.at`` adds in place, where ``np.bincount`` would allocate half a
@@ -275,11 +284,25 @@ class BatchEncoder:
         index = np.repeat(starts.ravel(), lengths)
         index += kinds[:-1]
         out[:, :stop] = 0.0
-        np.add.at(out.reshape(-1), index, _ONE)
+        flat = out.reshape(-1)
+        np.add.at(flat, index, _ONE)
+        known_sizes = bytes(map(len, known))
+        if known_sizes.count(0) != len(known_sizes):
+            np.add.at(flat, self._known_positions(known, known_sizes, seats), _ONE)
         zones = out[:, :stop].reshape(games, -1, KIND_COUNT)
         # Own known cards are in the hand already: count them once.
         seen = np.einsum("kzj->kj", zones) - zones[:, 4]  # einsum: 3x faster than sum
         out[:, stop : stop + KIND_COUNT] = self._copies - seen
+
+    def _known_positions(self, known: list[list[int]], sizes: bytes, seats: IntArray) -> list[int]:
+        """Where each known card (R25) is counted: game row, the holder's row, kind."""
+        count = self._count
+        positions: list[int] = []
+        for flat_index in np.flatnonzero(np.frombuffer(sizes, np.uint8)).tolist():
+            game, holder = divmod(flat_index, count)
+            base = game * self.size + KIND_COUNT * (4 + self._rel_rows[seats[game]][holder])
+            positions += [base + CARD_KIND[card] for card in known[flat_index]]
+        return positions
 
     def _scalars(self, seats: IntArray, numbers: IntArray, out: FloatArray) -> None:
         games = len(seats)
@@ -347,10 +370,11 @@ class BatchEncoder:
     def _masks(self, legal: list[list[int]], masks: MaskArray) -> None:
         games = len(legal)
         masks.fill(0)
-        sizes = np.fromiter(map(len, legal), np.int64, games)
-        ids = np.fromiter(chain.from_iterable(legal), np.int64, int(sizes.sum()))
-        flat = masks.reshape(-1)
-        flat[np.repeat(self.action_count * np.arange(games), sizes) + ids] = 1
+        sizes = np.frombuffer(bytes(map(len, legal)), np.uint8)
+        ids = np.frombuffer(bytes(functools.reduce(operator.iadd, legal, [])), np.uint8)
+        index = np.repeat(self.action_count * np.arange(games), sizes)
+        index += ids
+        masks.reshape(-1)[index] = 1
 
 
 class VectorActionError(ValueError):
