@@ -10,6 +10,7 @@ import { botName, coloured, entryMessage, eventMessage, kindInfo, kindName, kind
 import { formatNumber, loadWords, t } from "./messages.js";
 import { TableSocket } from "./net.js";
 import { setUpPage } from "./pagewords.js";
+import { muted, play, setMuted } from "./sounds.js";
 import { openHelp } from "./rules.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
@@ -26,8 +27,13 @@ const ui = {
   logged: 0, // the newest entry version in the log
   timer: null,
   timerAt: 0,
+  warned: null, // the timer whose last seconds were already sounded
   selected: null,
   notice: null,
+  logSeq: 0, // numbers the log lines, so the list only appends new ones (#15)
+  logShown: 0,
+  logCleared: true,
+  myTurn: false,
 };
 
 const socket = new TableSocket(tableId, {
@@ -44,13 +50,11 @@ const socket = new TableSocket(tableId, {
     if (frame.token_rejected) localStorage.removeItem(tokenKey);
     // A sync may repeat entries an update already brought (a hello sent again after
     // taking a seat crosses the broadcast of that very seat): each is logged once.
-    if (frame.reset) {
-      ui.log = [];
-      ui.logged = 0;
-    }
+    if (frame.reset) clearLog();
     for (const entry of frame.entries) if (entry.version > ui.logged) addLog(entry);
     setTimer(frame.timer);
     render();
+    ui.myTurn = isMyTurn();
   },
   update(frame) {
     ui.table = frame.table;
@@ -58,12 +62,13 @@ const socket = new TableSocket(tableId, {
     if (frame.op === "start") {
       // A start carries the action table of your seat (as a sync does).
       ui.fields = frame.action_table;
-      ui.log = [];
+      clearLog();
     }
-    addLog(frame);
+    addLog(frame, { live: true });
     setTimer(frame.timer);
     if (ui.selected && !sourceActions(ui.selected).length) ui.selected = null;
     render();
+    hear(frame);
   },
   presence(frame) {
     if (!ui.table) return;
@@ -96,15 +101,62 @@ function logName(seat) {
 
 const LOG_CLASSES = { TurnStarted: "log-turn", GameEnded: "log-end" };
 
-function addLog(entry) {
+function clearLog() {
+  ui.log = [];
+  ui.logged = 0;
+  ui.logCleared = true;
+}
+
+/**
+ * An entry's log lines. A move the server made for a person whose time ran out (an
+ * automatic action of a seat a person holds) is marked "(timed out)", and that person
+ * is told so when it happens (#15).
+ */
+function addLog(entry, { live = false } = {}) {
   ui.logged = Math.max(ui.logged, entry.version);
   const own = entryMessage(entry);
-  if (own) ui.log.push({ line: line(own, logName), kind: "log-lobby" });
+  if (own) pushLine(line(own, logName), "log-lobby");
+  const timedOut = entry.op === "act" && entry.auto && ui.table?.seats[entry.seat]?.kind === "human";
+  let marked = false;
   for (const event of entry.events) {
     const found = eventMessage(event);
-    if (found) ui.log.push({ line: line(found, logName), kind: LOG_CLASSES[event.type] ?? "" });
+    if (!found) continue;
+    let text = line(found, logName);
+    if (timedOut && !marked && event.type !== "TurnStarted") {
+      text = t("log.timed_out", { line: text.replace(FULL_STOP, "") });
+      marked = true;
+    }
+    pushLine(text, LOG_CLASSES[event.type] ?? "");
   }
+  if (timedOut && live && entry.seat === ui.you) notify(t("table.you_timed_out"), "warn");
   if (ui.log.length > 300) ui.log.splice(0, ui.log.length - 300);
+}
+
+// The mark that ends a sentence in the six languages (Latin, danda, Armenian, ideographic).
+const FULL_STOP = /[.\u0964\u0589\u3002]$/u;
+
+function pushLine(text, kind) {
+  ui.log.push({ line: text, kind, seq: ++ui.logSeq });
+}
+
+function isMyTurn() {
+  const view = ui.view;
+  return Boolean(view && ui.you !== null && !view.result && view.phase === "playing" && view.current === ui.you);
+}
+
+/** Sounds and announcements for what an update brought (#15). */
+function hear(frame) {
+  for (const event of frame.events ?? []) {
+    if (event.type === "PileCompleted") play("complete");
+    else if (event.type === "PileBlocked") play("block");
+    else if (event.type === "GameEnded" && event.winner !== null && event.winner === ui.you) play("win");
+  }
+  const mine = isMyTurn();
+  if (mine && !ui.myTurn) {
+    play("turn");
+    $("#announce").textContent = t("table.your_turn");
+  }
+  ui.myTurn = mine;
 }
 
 function setTimer(timer) {
@@ -118,9 +170,21 @@ function remainingSeconds() {
   return Math.max(0, Math.ceil(left / 1000));
 }
 
+// The last seconds of a timer that waits for you are shown in the warning colour and
+// sounded once (#15).
+const WARN_SECONDS = 15;
+
 setInterval(() => {
   const seconds = remainingSeconds();
-  for (const el of document.querySelectorAll("[data-countdown]")) el.textContent = seconds === null ? "" : t("table.seconds", { count: seconds });
+  const warn = seconds !== null && seconds <= WARN_SECONDS && ui.you !== null && (ui.timer?.seats ?? []).includes(ui.you);
+  for (const el of document.querySelectorAll("[data-countdown]")) {
+    el.textContent = seconds === null ? "" : t("table.seconds", { count: seconds });
+    el.classList.toggle("warn", warn);
+  }
+  if (warn && ui.warned !== ui.timer) {
+    ui.warned = ui.timer;
+    play("warn");
+  }
 }, 250);
 
 // A notice goes by itself after a while, or at once when clicked (it may cover the
@@ -203,7 +267,22 @@ function renderHeader() {
   const settings = ui.table.settings;
   $("#table-title").textContent = t("table.title", { id: tableId.slice(0, 6) });
   $("#goal").textContent = t("table.goal", { count: settings.chips_to_win, each: settings.min_each_colour });
+  renderSound();
 }
+
+/** The sound switch: says whether sounds are on; pressed when they are off. */
+function renderSound() {
+  const on = !muted();
+  const button = $("#sound");
+  button.textContent = t(on ? "table.sound_on" : "table.sound_off");
+  button.setAttribute("aria-pressed", String(!on));
+}
+
+$("#sound").addEventListener("click", () => {
+  setMuted(!muted());
+  renderSound();
+  play("turn"); // what it sounds like now (nothing when just muted)
+});
 
 function renderLobby() {
   const table = ui.table;
@@ -408,7 +487,10 @@ function renderHand() {
   $("#hand-area").hidden = !mine;
   if (!mine) return;
   const all = legal().filter((a) => !a.from_discard);
-  view.hand.forEach((card, index) => {
+  // Shown sorted (#15): by colour, numbers up then the wild, action cards last; the
+  // index stays the card's place in the hand the server sent.
+  const shown = view.hand.map((card, index) => [card, index]).sort((one, other) => handOrder(one[0]) - handOrder(other[0]) || one[1] - other[1]);
+  shown.forEach(([card, index]) => {
     const kind = kindOf(card);
     const source = `hand:${kind}`;
     const el = cardElement(card, { button: true });
@@ -422,6 +504,13 @@ function renderHand() {
     hand.append(el);
   });
   renderChoices();
+}
+
+/** A card's place in a sorted hand: blue 1-5, blue wild, red 1-5, red wild, actions. */
+function handOrder(card) {
+  const info = kindInfo(kindOf(card));
+  if (info.action) return 100 + info.index;
+  return info.colour * 10 + (info.wild ? 9 : info.rank);
 }
 
 function select(source, index = -1) {
@@ -532,15 +621,27 @@ function renderSeats() {
   });
 }
 
+// The log only appends the lines it has not shown yet (#15): it is a live region, and a
+// rebuilt list would be read out again (and cost a node per line per update).
+const LOG_SHOWN = 120;
+
 function renderLog() {
   const box = $("#log");
-  box.replaceChildren();
-  for (const shown of ui.log.slice(-120)) {
+  if (ui.logCleared) {
+    box.replaceChildren();
+    ui.logShown = 0;
+    ui.logCleared = false;
+  }
+  const fresh = ui.log.filter((shown) => shown.seq > ui.logShown).slice(-LOG_SHOWN);
+  if (!fresh.length) return;
+  for (const shown of fresh) {
     const item = document.createElement("li");
     item.textContent = shown.line;
     if (shown.kind) item.className = shown.kind;
     box.append(item);
   }
+  ui.logShown = fresh[fresh.length - 1].seq;
+  while (box.childElementCount > LOG_SHOWN) box.firstElementChild.remove();
   box.scrollTop = box.scrollHeight;
 }
 

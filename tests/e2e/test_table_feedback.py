@@ -1,0 +1,134 @@
+"""What the table tells a player (#15 items 4, 8, 10, 11), in a real browser: "Play now"
+from the lobby, a move made for a player whose time ran out marked "(timed out)" with a
+notice, the timer's last seconds in the warning colour, sounds (an AudioContext stub
+records the notes), the sound switch remembered, "your turn" announced, and the log
+appending lines instead of rebuilding itself."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from sequence_stacks.i18n import MESSAGES
+
+from .conftest import ARTIFACTS, ServerProcess
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
+
+# Records the notes the page plays: the frequency of every oscillator started.
+AUDIO_STUB = """
+window.__tones = [];
+window.AudioContext = class {
+  constructor() { this.currentTime = 0; this.state = "running"; this.destination = {}; }
+  resume() {}
+  createGain() {
+    const gain = { setValueAtTime() {}, exponentialRampToValueAtTime() {} };
+    return { gain, connect: (x) => x };
+  }
+  createOscillator() {
+    const osc = { type: "", frequency: { value: 0 }, connect: (x) => x, stop() {} };
+    osc.start = () => window.__tones.push(osc.frequency.value);
+    return osc;
+  }
+};
+"""
+
+# Counts the nodes added to and removed from the log list.
+LOG_WATCH = """
+() => {
+  window.__log = { added: 0, removed: 0 };
+  new MutationObserver((records) => {
+    for (const r of records) {
+      window.__log.added += r.addedNodes.length;
+      window.__log.removed += r.removedNodes.length;
+    }
+  }).observe(document.querySelector("#log"), { childList: true });
+}
+"""
+
+
+@pytest.fixture
+def quick_server(tmp_path: Path) -> Iterator[ServerProcess]:
+    env = {
+        "SEQUENCE_STACKS_BOT_DELAY": "0.05,0.1",
+        "SEQUENCE_STACKS_BOT_BLOCK_DELAY": "0.05,0.1",
+        "SEQUENCE_STACKS_BLOCK_TIMEOUT": "3",
+        "SEQUENCE_STACKS_TURN_TIMEOUT": "3",
+        "SEQUENCE_STACKS_GRACE_PERIOD": "120",
+    }
+    process = ServerProcess(tmp_path / "feedback.sqlite3", env)
+    process.start()
+    yield process
+    process.stop()
+
+
+def _wait(page: Page, check: str, timeout: float = 30) -> None:
+    """Poll ``check`` (a JavaScript function) until it is true: the pages' CSP forbids
+    the eval that Playwright's wait_for_function needs."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(check):
+        assert time.monotonic() < deadline, f"waited {timeout}s in vain for {check}"
+        page.wait_for_timeout(100)
+
+
+def _english(key: str) -> str:
+    return MESSAGES[key].text
+
+
+def _play_now(page: Page, server: ServerProcess) -> None:
+    page.goto(server.url + "/")
+    page.wait_for_selector("#play-now input[name=name]")
+    page.select_option("#create select[name=players]", "2")
+    page.fill("#play-now input[name=name]", "Mina")
+    page.click("#play-now button[type=submit]")
+    page.wait_for_url("**/t/**")
+    _wait(page, "() => document.body.dataset.status === 'playing'")
+
+
+def test_a_timed_out_move_is_marked_sounds_play_and_the_log_only_appends(
+    browser: Browser, quick_server: ServerProcess
+) -> None:
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    context.add_init_script(AUDIO_STUB)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    _play_now(page, quick_server)
+    page.evaluate(LOG_WATCH)
+    # Nobody moves for Mina: her 3 s run out, a bot finishes her turn, she is told.
+    notice = _english("table.you_timed_out")
+    _wait(page, f"() => document.querySelector('#notice').textContent === {notice!r}")
+    marked = _english("log.timed_out").replace("{line}", "").strip()
+    lines = page.locator("#log li").all_text_contents()
+    assert any(line.endswith(marked) for line in lines), lines
+    assert any(line.startswith("Mina (you)") and line.endswith(marked) for line in lines)
+    # The last seconds of her own timer were shown in the warning colour and sounded.
+    _wait(page, "() => document.querySelector('#turn-timer.warn') !== null")
+    tones = page.evaluate("window.__tones")
+    assert 440 in tones  # the warning
+    assert 660 in tones  # her turn
+    assert page.locator("#announce").text_content() == _english("table.your_turn")
+    # The log list only grew: nothing was removed and rebuilt.
+    page.wait_for_timeout(2000)
+    log = page.evaluate("window.__log")
+    children = page.locator("#log li").count()
+    assert log["added"] > 3
+    assert children < 120
+    assert log["removed"] == 0, log
+    page.screenshot(path=str(ARTIFACTS / "e2e-timed-out-desktop.png"))
+    # The sound switch: off, remembered after a reload, and then silent.
+    page.click("#sound")
+    assert page.locator("#sound").get_attribute("aria-pressed") == "true"
+    assert page.locator("#sound").text_content() == _english("table.sound_off")
+    page.reload()
+    _wait(page, "() => document.body.dataset.status === 'playing'")
+    assert page.locator("#sound").get_attribute("aria-pressed") == "true"
+    page.evaluate("window.__tones = []")
+    page.wait_for_timeout(8000)  # at least one more of her turns times out meanwhile
+    assert page.evaluate("window.__tones") == []
+    assert errors == []
+    context.close()
