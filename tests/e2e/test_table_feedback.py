@@ -132,3 +132,25 @@ def test_a_timed_out_move_is_marked_sounds_play_and_the_log_only_appends(
     assert page.evaluate("window.__tones") == []
     assert errors == []
     context.close()
+
+
+def test_going_offline_turns_the_indicator_red_at_once_and_coming_back_reconnects(
+    browser: Browser, quick_server: ServerProcess
+) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    _play_now(page, quick_server)
+    _wait(page, "() => document.querySelector('#connection').dataset.state === 'online'")
+    context.set_offline(True)
+    # At once: the browser's own offline event, not a socket time-out (a 1 s bound).
+    _wait(page, "() => document.querySelector('#connection').dataset.state === 'offline'", 1)
+    text = page.locator("#connection .text").text_content()
+    assert text == _english("table.offline")
+    colour = page.evaluate(
+        "() => getComputedStyle(document.querySelector('#connection .dot')).backgroundColor"
+    )
+    assert colour == "rgb(255, 92, 92)"
+    page.screenshot(path=str(ARTIFACTS / "e2e-offline-phone.png"))
+    context.set_offline(False)
+    _wait(page, "() => document.querySelector('#connection').dataset.state === 'online'", 15)
+    context.close()

@@ -266,6 +266,7 @@ _ALL: Final = (
     m("table.connected", "Connected"),
     m("table.connecting", "Connecting…"),
     m("table.reconnecting", "Reconnecting…"),
+    m("table.offline", "Offline: your moves wait until the connection is back"),
     # --- the lobby and the replay page ----------------------------------------------------
     m("lobby.no_tables", "No public tables yet: create one!"),
     mp("lobby.table", "Table {id} · {count} player", "Table {id} · {count} players"),

@@ -16,14 +16,24 @@ export class TableSocket {
     this.retry = 0;
     this.ws = null;
     this.closedByUs = false;
+    this.reconnectTimer = null;
+    // Going offline is shown at once (#15), not after a socket times out; coming back
+    // online reconnects at once.
+    addEventListener("offline", () => this.status("offline"));
+    addEventListener("online", () => {
+      this.retry = 0;
+      if (this.ws?.readyState === WebSocket.OPEN) this.drop();
+      else if (this.ws) this.connect(this.token);
+    });
   }
 
   connect(token) {
+    clearTimeout(this.reconnectTimer);
     this.token = token;
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(this.tableId)}`);
     this.ws = ws;
-    this.status("connecting");
+    this.status(navigator.onLine === false ? "offline" : "connecting");
     ws.onopen = () => {
       this.retry = 0;
       ws.send(JSON.stringify({ type: "hello", token: this.token, last_version: this.version }));
@@ -33,9 +43,9 @@ export class TableSocket {
     ws.onclose = () => {
       clearInterval(this.heartbeat);
       if (this.ws !== ws || this.closedByUs) return;
-      this.status("reconnecting");
+      this.status(navigator.onLine === false ? "offline" : "reconnecting");
       const delay = Math.min(5000, 300 * 2 ** this.retry++);
-      setTimeout(() => this.connect(this.token), delay);
+      this.reconnectTimer = setTimeout(() => this.connect(this.token), delay);
     };
   }
 

@@ -206,7 +206,7 @@ function notify(text, kind = "info") {
 function showConnection(kind) {
   const el = $("#connection");
   el.dataset.state = kind;
-  const key = { online: "table.connected", connecting: "table.connecting", reconnecting: "table.reconnecting" }[kind];
+  const key = { online: "table.connected", connecting: "table.connecting", reconnecting: "table.reconnecting", offline: "table.offline" }[kind];
   el.querySelector(".text").textContent = t(key);
 }
 
