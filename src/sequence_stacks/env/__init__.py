@@ -16,8 +16,9 @@ import. See docs/rl.md.
 
 from __future__ import annotations
 
+from .batch_encoding import BatchEncoder
 from .encoding import ObservationEncoder, Piece, encoder_for
-from .vector import BatchEncoder, SequenceStacksVectorEnv, VectorActionError
+from .vector import SequenceStacksVectorEnv, VectorActionError
 
 __all__ = [
     "BatchEncoder",
