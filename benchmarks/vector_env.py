@@ -38,7 +38,7 @@ def vector_steps_per_s(player_count: int, envs: int, steps: int, *, copy: bool =
     start = clock()
     for _ in range(calls):
         # Uniform among the legal actions: the largest of uniform noise times the mask.
-        rng.random(out=noise)
+        rng.random(dtype=np.float32, out=noise)
         noise *= info["action_mask"]
         _, _, _, _, info = vector.step(noise.argmax(axis=1))
     return calls * envs / (clock() - start)
