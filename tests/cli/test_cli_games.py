@@ -72,12 +72,29 @@ def _watch(capsys: pytest.CaptureFixture[str], *extra: str) -> str:
 def test_watch_tells_a_game_in_words(capsys: pytest.CaptureFixture[str]) -> None:
     out = _watch(capsys, "--bots", "greedy,random")
     assert out.startswith("Sequence Stacks: 2 players, seed 3")
-    assert "Player 0: greedy" in out
-    assert "Player 1: random" in out
-    assert "Turn 1: Player 0." in out
-    assert re.search(r"Player \d wins after \d+ turns|No winner", out)
+    # Seats count from 1 for people, as in play and the browser (#15).
+    assert "Player 1: Greedy" in out
+    assert "Player 2: Random" in out
+    assert "Turn 1: Player 1." in out
+    assert "Player 0" not in out
+    assert re.search(r"Player [12] wins after \d+ turns|No winner", out)
     assert "┃ Blue ┃ Red ┃ Chips ┃" in out
+    assert re.search(r"│ +1 │ Greedy", out)
     assert "(winner)" in out or "No winner" in out
+    # Cards in words, never the internal ids of the notation (B1#7).
+    assert not re.search(r"#\d", out)
+
+
+def test_every_game_command_takes_o_for_an_option(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "game.json"
+    _watch(capsys, "-o", "max_turns=5", "--record", str(path))
+    assert GameRecord.from_dict(json.loads(path.read_text())).settings.max_turns == 5
+    assert main(["selfplay", "--games", "2", "--quiet", "--json", "-o", "max_turns=7"]) == 0
+    assert json.loads(capsys.readouterr().out)["settings"]["max_turns"] == 7
+    assert main(["new-position", "--players", "2", "-o", "max_turns=9"]) == 0
+    assert '"max_turns": 9' in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("language", ["ko", "hi", "sl"])
@@ -243,3 +260,26 @@ def test_rules_json(capsys: pytest.CaptureFixture[str]) -> None:
         "rule": "R3/R17",
         "help": OPTION_RULES["chip_supply"][1],
     }
+
+
+def test_serve_help_shows_every_default(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--help"]) == 0
+    out = capsys.readouterr().out
+    # Each option's help: from its line ("  --name ...") to the next option's.
+    helps = {
+        block.split()[0]: " ".join(block.split())
+        for block in re.split(r"\n(?=  -)", out[out.index("options:") :])[1:]
+    }
+    for option, default in (
+        ("--host", "127.0.0.1"),
+        ("--port", "8000"),
+        ("--turn-timeout", "90"),
+        ("--block-timeout", "8"),
+        ("--grace-period", "60"),
+        ("--bot-delay", "0.5,1.2"),
+        ("--log-level", "warning"),
+        ("--workers", "1"),
+        ("--log-format", "text"),
+    ):
+        assert "default" in helps[option], helps[option]
+        assert default in helps[option], helps[option]

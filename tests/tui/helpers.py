@@ -100,7 +100,7 @@ def keys_for_turn(app: PlayApp) -> list[str]:
     for source in shown:
         found = targets(view, space, source)
         for number, target in enumerate(found[:9], start=1):
-            if target.is_legal and target.action.type != ActionType.DISCARD:
+            if target.action.type != ActionType.DISCARD:
                 first = "t" if source.from_discard else str(source.position % 10)
                 return [first, str(number)]
     first_hand = next(s for s in shown if not s.from_discard)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from sequence_stacks.tui.screens import (
     BlockScreen,
     HandoffScreen,
     HelpScreen,
+    QuitScreen,
     ReplayScreen,
     SummaryScreen,
 )
@@ -25,6 +27,11 @@ from .helpers import keys_for_turn, make_app, make_session, screen_text, settle,
 from .positions import session_at_block_prompt
 
 SIZE = (120, 40)
+
+
+def _on_top(app: PlayApp) -> type:
+    """The class of the screen shown now (read afresh: keys change it)."""
+    return type(app.screen)
 
 
 def _selected(app: PlayApp) -> Source | None:
@@ -79,17 +86,19 @@ def test_main_screen_shows_the_table(tmp_path: Path) -> None:
                 "Draw pile",
                 "Pool 0",
                 "Chip supply: ◆B 20  ●R 20",
-                "Player 0 (you)",
-                "Player 2 (greedy)",
+                "Player 1 (you)",  # seats count from 1 for people (#15)
+                "Player 3 (Greedy)",
                 "Turn 1",
-                "Player 0 to play",
+                "Player 1 to play",
                 "Direction left →",
                 "Pending skips: 0",
                 "YOUR HAND",
-                "Player 0 was dealt 5 cards:",
-                "Player 1 was dealt 5 cards.",
+                "Player 1 was dealt 5 cards:",
+                "Player 2 was dealt 5 cards.",
             ):
                 assert expected in text, expected
+            assert not re.search(r"#\d", text)  # cards in words, no internal ids (#15)
+            assert "Player 0" not in text  # seats count from 1 for people
             # One key per hand card, each card with its letter and shape.
             view = session.view(0)
             assert view.hand is not None
@@ -114,8 +123,8 @@ def test_picking_a_card_lists_its_targets_and_escape_drops_it(tmp_path: Path) ->
             assert "pick a target" in text
             assert "discard" in text
             assert "and end the turn" in text
-            legal = {t.action_id for t in app._targets if t.is_legal}
-            assert legal <= set(session.view(0).legal_action_ids)
+            offered = {t.action_id for t in app._targets}
+            assert offered <= set(session.view(0).legal_action_ids)  # only legal ones
             await pilot.press("escape")
             assert _selected(app) is None
             assert "Selection dropped." in screen_text(app)
@@ -124,26 +133,31 @@ def test_picking_a_card_lists_its_targets_and_escape_drops_it(tmp_path: Path) ->
     asyncio.run(body())
 
 
-def test_an_illegal_target_is_refused_with_the_rule_id(tmp_path: Path) -> None:
+def test_only_legal_moves_are_offered_and_keys_show_when_they_apply(tmp_path: Path) -> None:
     session = make_session(players=2, seed=5)
     app = make_app(session, tmp_path)
+
+    def footer_keys() -> set[str]:
+        return {b.action for _, b, enabled, _ in app.screen.active_bindings.values() if b.show}
 
     async def body() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
-            await pilot.press("e")  # ending the turn needs an empty hand (R19)
-            assert "Refused (R19)" in screen_text(app)
-            # Find a card with an illegal target and try it.
+            # Ending the turn needs an empty hand (R19): e is neither shown nor taken.
+            assert "end_turn" not in footer_keys()
+            assert {"help", "quit_game", "save", "speed(-1)"} <= footer_keys()
+            assert "discard" not in footer_keys()
+            await pilot.press("e")
+            assert session.step_count == 0
+            assert "Refused" not in screen_text(app)
+            legal = set(session.view(0).legal_action_ids)
             for number in range(1, 6):
                 await pilot.press(str(number))
-                bad = [i for i, t in enumerate(app._targets, 1) if not t.is_legal]
-                if bad:
-                    await pilot.press(str(bad[0]))
-                    break
+                assert {t.action_id for t in app._targets} <= legal
+                assert {"discard", "drop"} <= footer_keys()
+                text = screen_text(app)
+                assert "✗" not in text
                 await pilot.press("escape")
-            text = screen_text(app)
-            assert "Refused (R" in text
-            assert app.selected is not None  # the selection stays for another try
             assert session.step_count == 0
 
     asyncio.run(body())
@@ -249,7 +263,7 @@ def test_block_prompt_blocks_or_refuses(tmp_path: Path, holds_block: bool) -> No
             await settle(pilot, app)
             assert isinstance(app.screen, BlockScreen)
             text = screen_text(app)
-            assert "Player 1 completed a" in text
+            assert "Player 2 completed a" in text
             assert "Block it or pass?" in text
             assert f"You hold {1 if holds_block else 0} Block card" in text
             await pilot.press("b")
@@ -277,7 +291,7 @@ def test_hotseat_hides_the_table_between_humans(tmp_path: Path) -> None:
             await settle(pilot, app)
             assert isinstance(app.screen, HandoffScreen)
             text = screen_text(app)
-            assert "Pass the keyboard to Player 1" in text
+            assert "Pass the keyboard to Player 2" in text
             hand0 = session.view(0).hand
             assert hand0 is not None
             assert "YOUR HAND" not in text  # no cards on show
@@ -285,8 +299,8 @@ def test_hotseat_hides_the_table_between_humans(tmp_path: Path) -> None:
             await settle(pilot, app)
             assert app.viewer == 1
             text = screen_text(app)
-            assert "Player 1 (you)" in text
-            assert "Player 0 was dealt 5 cards." in text  # seat 0's cards are hidden now
+            assert "Player 2 (you)" in text
+            assert "Player 1 was dealt 5 cards." in text  # seat 0's cards are hidden now
 
     asyncio.run(body())
 
@@ -382,8 +396,66 @@ def test_a_failing_bot_plays_a_default_and_the_game_goes_on(tmp_path: Path, rais
             await settle(pilot, app)
             await pilot.press("1", "x")
             await settle(pilot, app)
-            assert "Player 1 (broken) failed to choose a legal action" in screen_text(app)
+            assert "Player 2 (broken) failed to choose a legal action" in screen_text(app)
             assert session.view(0).turn_count == 3
 
     asyncio.run(body())
     assert [seat for seat, _ in session.actions] == [0, 1]
+
+
+def test_q_asks_then_saves_so_the_game_resumes(tmp_path: Path) -> None:
+    session = make_session(players=2, seed=6)
+    app = make_app(session, tmp_path)
+
+    async def body() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("1", "x")
+            await settle(pilot, app)
+            await pilot.press("q")
+            assert _on_top(app) is QuitScreen
+            text = screen_text(app)
+            assert "Leave the game?" in text
+            assert "sequence-stacks play --load" in text
+            await pilot.press("n")  # keep playing: nothing saved, the game goes on
+            assert _on_top(app) is not QuitScreen
+            assert not (tmp_path / "save.json").exists()
+            await pilot.press("q", "y")
+
+    asyncio.run(body())
+    assert app.return_code == 0
+    assert "To finish it, run: sequence-stacks play --load" in app.farewell
+    record = GameRecord.from_dict(json.loads((tmp_path / "save.json").read_text()))
+    assert record.actions == session.actions
+    resumed = GameSession.from_record(record, session.seats, {1: session.bot_for(1)})
+    assert resumed.step_count == session.step_count
+    assert resumed.view(0) == session.view(0)
+
+
+def test_q_can_leave_without_saving(tmp_path: Path) -> None:
+    app = make_app(make_session(players=2, seed=6), tmp_path)
+
+    async def body() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("q", "x")
+
+    asyncio.run(body())
+    assert app.farewell == ""
+    assert not (tmp_path / "save.json").exists()
+
+
+def test_a_save_that_fails_keeps_the_quit_question_open(tmp_path: Path) -> None:
+    session = make_session(players=2, seed=6)
+    app = PlayApp(session, bot_delay=0.0, save_path=tmp_path / "missing" / "save.json")
+
+    async def body() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("q", "y")
+            assert _on_top(app) is QuitScreen
+            assert "Could not save" in screen_text(app)
+            await pilot.press("escape")
+            assert _on_top(app) is not QuitScreen
+
+    asyncio.run(body())

@@ -123,3 +123,23 @@ def test_the_play_subcommand_fits_the_sequence_stacks_parser(
     args = parser.parse_args([*argv, "-o", "max_turns=20"])
     assert args.run(args, stdin=io.StringIO("\n")) == 0
     assert "Game over" in capsys.readouterr().out
+
+
+def test_a_corrupt_save_is_refused_with_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    save = tmp_path / "game.json"
+    argv = ["--plain", "--players", "2", "--seed", "8", "--bot-delay", "0", "--save", str(save)]
+    assert run_play(_args(*argv), stdin=io.StringIO("1\nquit\ny\n")) == 0
+    whole = save.read_text()
+    capsys.readouterr()
+    save.write_text(whole[: len(whole) // 2])  # cut short, as by a crash or a full disk
+    assert run_play(_args("--load", str(save))) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"sequence-stacks play: error: {save} is not a saved game")
+    assert "Traceback" not in err
+    save.write_text(whole.replace('"0 ', '"1 ', 1))  # the first move given to the wrong seat
+    assert run_play(_args("--load", str(save))) == 2
+    assert f"{save} does not replay as a saved game" in capsys.readouterr().err
+    save.write_text(whole)
+    assert build_session(_args("--load", str(save))).step_count > 0

@@ -1,5 +1,6 @@
-"""The terminal game in each of its six languages (#14): snapshots of the Textual table
-at 80x24 and of a ``--plain`` transcript, and how ``--lang`` and the locale environment
+"""The terminal game in each of its six languages (#14, #15): snapshots of the Textual
+table (as it opens, with a card picked, and the help) at 80x24 and 120x40, checked to
+fit whole, and of a ``--plain`` transcript; how ``--lang`` and the locale environment
 choose the language.
 
 The snapshots show each catalog as it is: a message not translated yet reads English.
@@ -23,6 +24,8 @@ from rich.cells import cell_len
 
 from sequence_stacks.i18n import LANGUAGES, current_language, render, set_language
 from sequence_stacks.tui import configure_play_parser
+from sequence_stacks.tui.app import WIDE_SIZE
+from sequence_stacks.tui.cells import use_terminal_widths
 from sequence_stacks.tui.command import choose_language
 from sequence_stacks.tui.plain import PlainGame
 from sequence_stacks.tui.screens import HelpScreen
@@ -43,42 +46,74 @@ def _check(name: str, text: str) -> None:
     assert text == path.read_text(encoding="utf-8")
 
 
-def _table_and_help(language: str, tmp_path: Path) -> tuple[str, str]:
+def _shots(language: str, size: tuple[int, int], tmp_path: Path) -> dict[str, str]:
+    """The table, the table with a card picked, and the help, at ``size``."""
     set_language(language)
     app = make_app(make_session(players=3, seed=5), tmp_path)
-    shots: list[str] = []
+    shots: dict[str, str] = {}
+
+    def keep(name: str) -> None:
+        text = screen_text(app)
+        shots[name] = "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
 
     async def body() -> None:
-        async with app.run_test(size=SIZE) as pilot:
+        async with app.run_test(size=size) as pilot:
             await settle(pilot, app)
+            keep("table")
             await pilot.press("1")
             await app.screen.wait_for_refresh()
             await pilot.pause()
-            shots.append(screen_text(app))
+            keep("targets")
             await pilot.press("escape", "question_mark")
             assert isinstance(app.screen, HelpScreen)
             await app.screen.wait_for_refresh()
             await pilot.pause()
-            shots.append(screen_text(app))
+            keep("help")
+            if UPDATE and language in {"ko", "hi"}:
+                name = f"play-{language}-{size[0]}x{size[1]}.svg"
+                await pilot.press("escape")
+                await pilot.pause()
+                app.save_screenshot(filename=name, path=str(SNAPSHOTS))
 
     asyncio.run(body())
-    table, help_text = ("\n".join(line.rstrip() for line in s.splitlines()) + "\n" for s in shots)
-    return table, help_text
+    return shots
 
 
+def _assert_fits(language: str, name: str, text: str, size: tuple[int, int]) -> None:
+    """Nothing is cut: the screen's lines fit, the footer shows all its keys whole, and
+    each panel's words are on it (in the language, measured in terminal cells)."""
+    width, height = size
+    lines = text.splitlines()
+    assert len(lines) <= height
+    assert all(cell_len(line) <= width for line in lines), (language, name)
+    footer = lines[-1].rstrip()
+    if name == "help":
+        assert render("term.help.keys") in text
+        assert footer.endswith(render("term.key.close_help"))
+        return
+    keys = ["help", "quit", "save"] + (["discard", "drop"] if name == "targets" else [])
+    for key in [*keys, "bot_speed"]:
+        assert render(f"term.key.{key}") in footer, (language, name, key, footer)
+    assert footer.endswith(render("term.key.bot_speed"))  # the last key is whole
+    for part in ("term.hand.title", "term.piles.title", "term.players.title"):
+        assert render(part) in text, (language, name, part)
+    for number in (1, 2, 3):
+        assert render("seat.numbered", number=number) in text
+    if name == "table" or width >= WIDE_SIZE[0]:
+        assert render("term.log") in text, (language, name)  # the log, at full width
+        assert render("log.TurnStarted", turn=1, player=render("seat.numbered", number=1)) in text
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 @pytest.mark.parametrize("language", sorted(LANGUAGES))
-def test_the_table_at_80x24_in_each_language(language: str, tmp_path: Path) -> None:
-    table, help_text = _table_and_help(language, tmp_path)
-    lines = table.splitlines()
-    assert len(lines) <= SIZE[1]
-    assert all(cell_len(line) <= SIZE[0] for line in lines)
-    # What a player needs is on the screen, in the language: the hand, the hint, the keys.
-    assert render("term.hand.title") in table
-    assert render("term.key.help") in lines[-1]
-    assert render("term.key.quit") in lines[-1]
-    assert render("term.help.keys") in help_text
-    _check(f"table-{language}.txt", table)
-    _check(f"help-{language}.txt", help_text)
+def test_the_table_in_each_language_at_each_size(
+    language: str, size: tuple[int, int], tmp_path: Path
+) -> None:
+    use_terminal_widths()  # measure as the terminal does (test_cells.py)
+    shots = _shots(language, size, tmp_path)
+    for name, text in shots.items():
+        _assert_fits(language, name, text, size)
+        _check(f"{name}-{language}-{size[0]}x{size[1]}.txt", text)
 
 
 def _transcript(language: str, tmp_path: Path) -> str:
@@ -96,7 +131,7 @@ def test_a_plain_game_in_each_language(language: str, tmp_path: Path) -> None:
     text = _transcript(language, tmp_path)
     assert render("term.plain.moves") in text
     assert render("term.plain.commands") in text
-    assert render("log.TurnStarted", turn=1, player=render("seat.numbered", number=0)) in text
+    assert render("log.TurnStarted", turn=1, player=render("seat.numbered", number=1)) in text
     _check(f"plain-{language}.txt", text)
 
 
@@ -105,7 +140,7 @@ def test_translated_words_show_in_korean_and_hindi(tmp_path: Path) -> None:
     for language, word in (("ko", "파란색"), ("hi", "नीला")):
         set_language(language)
         assert word in render("colour.blue"), "the catalog's word for blue changed"
-        table, _ = _table_and_help(language, tmp_path)
+        table = _shots(language, SIZE, tmp_path)["table"]
         transcript = _transcript(language, tmp_path)
         assert word in table or any(render(f"term.letter.{c}") in table for c in ("blue", "red"))
         assert word in transcript

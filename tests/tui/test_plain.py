@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
 
 from sequence_stacks.engine import ActionType
-from sequence_stacks.tui import GameSession
+from sequence_stacks.tui import GameSession, load_record
 from sequence_stacks.tui.plain import PlainGame, board_lines
 from sequence_stacks.tui.present import action_words
 
@@ -42,6 +43,8 @@ def test_a_whole_game_in_plain_mode(tmp_path: Path) -> None:
     assert "Your moves:" in out
     assert "Your hand: " in out
     assert "\x1b[" not in out  # no escape codes for a dumb terminal
+    assert not re.search(r"#\d", out)  # cards in words, never their internal ids (#15)
+    assert "Player 0" not in out  # seats count from 1 for people
 
 
 def test_board_lines_say_everything_in_words() -> None:
@@ -49,7 +52,7 @@ def test_board_lines_say_everything_in_words() -> None:
     lines = board_lines(session, session.view(0))
     text = "\n".join(lines)
     for expected in (
-        "Turn 1. To act: Player 0 (you).",
+        "Turn 1. To act: Player 1 (you).",
         "Direction: left",
         "Pending skips: 0.",
         "Draw pile ",
@@ -57,7 +60,7 @@ def test_board_lines_say_everything_in_words() -> None:
         "Chip supply: blue 20, red 20.",
         "  blue pile 1: empty",
         "  red pile 2: empty",
-        "  Player 2 (greedy): 5 cards in hand, chips blue 0 red 0, discard pile 0 cards.",
+        "  Player 3 (Greedy): 5 cards in hand, chips blue 0 red 0, discard pile 0 cards.",
         "Your hand: ",
     ):
         assert expected in text, expected
@@ -65,14 +68,17 @@ def test_board_lines_say_everything_in_words() -> None:
 
 def test_refusals_and_mistakes_are_explained(tmp_path: Path) -> None:
     session = make_session(players=2, seed=3)
-    out = _run(session, "end\n99\nB9\nSKIP>p1\nhelp\nrules\nboard\nlog\nmoves\nquit\n", tmp_path)
+    script = "end\n99\nB9\nSKIP>p1\nhelp\nrules\nboard\nlog\nmoves\nquit\nn\nquit\nx\n"
+    out = _run(session, script, tmp_path)
     assert "Refused (R19): You still hold cards: end the turn by discarding one." in out
     assert "one.." not in out  # the reason's own full stop gives way to the wrapper's
     assert "There is no move 99" in out
     assert "Not understood: cannot read action 'B9'" in out
     assert "COMMANDS" in out
     assert "SEQUENCE STACKS — THE CANONICAL RULES" in out
-    assert "Leaving the game." in out
+    assert "Back to the game." in out  # quit asks first; n plays on
+    assert "You left the game without saving it." in out
+    assert not (tmp_path / "save.json").exists()
     assert session.step_count == 0
 
 
@@ -81,8 +87,9 @@ def test_moves_by_notation_and_save(tmp_path: Path) -> None:
     view = session.view(0)
     move = session.action_of(view.legal_action_ids[0], 0)  # a discard
     target = tmp_path / "mine.json"
-    out = _run(session, f"{move}\nsave {target}\nquit\n", tmp_path)
-    assert f"You: {action_words(move, view)} [{move}]." in out
+    out = _run(session, f"{move}\nsave {target}\nquit\nx\n", tmp_path)
+    assert f"You: {action_words(move, view)}." in out
+    assert "[discard" not in out  # the moves are in words, without notation
     assert f"Saved to {target}." in out
     assert session.actions[0] == (0, move)
     assert target.exists()
@@ -95,12 +102,12 @@ def test_hotseat_hands_over_and_hides_the_last_players_cards(tmp_path: Path) -> 
         for i in session.view(0).legal_action_ids
         if session.action_of(i, 0).type == ActionType.DISCARD
     )
-    out = _run(session, f"{discard}\n\nquit\n", tmp_path)
-    handoff = out.index("Pass the keyboard to Player 1")
+    out = _run(session, f"{discard}\n\nquit\nx\n", tmp_path)
+    handoff = out.index("Pass the keyboard to Player 2")
     after = out[handoff:]
-    assert "Player 0 was dealt 5 cards." in after  # redacted for Player 1
-    assert "Player 1 was dealt 5 cards: " in after
-    assert "Player 1, your move" in after
+    assert "Player 1 was dealt 5 cards." in after  # redacted for Player 2
+    assert "Player 2 was dealt 5 cards: " in after
+    assert "Player 2, your move" in after
 
 
 def test_watching_bots_then_replaying(tmp_path: Path) -> None:
@@ -119,3 +126,13 @@ def test_watching_bots_then_replaying(tmp_path: Path) -> None:
     # Each move shows 0.25 s after the bot began, the thinking included (R36).
     assert slept == [pytest.approx(0.2)] * session.step_count
     assert out.count("Enter for the next turn") == 6
+
+
+def test_quit_asks_then_saves_so_load_resumes(tmp_path: Path) -> None:
+    session = make_session(players=2, seed=3)
+    out = _run(session, "1\nquit\ny\n", tmp_path)
+    assert "Leave the game? y: save it in" in out
+    assert "To finish it, run: sequence-stacks play --plain --load" in out
+    record = load_record(tmp_path / "save.json")
+    assert record.actions == session.actions
+    assert record.actions  # the move before quitting is in it

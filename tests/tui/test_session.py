@@ -48,10 +48,11 @@ def test_the_log_hides_other_seats_cards() -> None:
     session = make_session(players=3, seed=4)
     mine = session.log_lines(0)
     theirs = session.log_lines(1)
-    assert mine[0].startswith("Player 0 was dealt 5 cards: ")
-    assert "Player 1 was dealt 5 cards." in mine
-    assert "Player 0 was dealt 5 cards." in theirs
-    assert session.log_lines(None)[0] == "Player 0 was dealt 5 cards."
+    # Seat 0 is Player 1: people count seats from 1 (#15).
+    assert mine[0].startswith("Player 1 was dealt 5 cards: ")
+    assert "Player 2 was dealt 5 cards." in mine
+    assert "Player 1 was dealt 5 cards." in theirs
+    assert session.log_lines(None)[0] == "Player 1 was dealt 5 cards."
 
 
 def test_the_log_grows_from_where_it_was_read() -> None:
@@ -91,11 +92,13 @@ def test_a_tampered_save_is_refused(tmp_path: Path) -> None:
     with pytest.raises(RecordError):
         GameSession.from_record(load_record(path), session.seats, {1: FirstLegalBot()})
     path.write_text("{not json")
-    with pytest.raises(RecordError, match="cannot read"):
+    with pytest.raises(RecordError, match="is not a saved game"):
         load_record(path)
     path.write_text("[" * 100_000)  # nested deeper than the parser goes
-    with pytest.raises(RecordError, match="cannot read"):
+    with pytest.raises(RecordError, match="is not a saved game"):
         load_record(path)
+    with pytest.raises(RecordError, match="cannot read"):
+        load_record(tmp_path / "missing.json")
 
 
 def test_seats_from_record_needs_one_kind_per_seat() -> None:
@@ -121,5 +124,25 @@ def test_seats_and_bots_must_match_the_settings() -> None:
         GameSession(settings, 1, [SeatSpec(HUMAN)], {})
     with pytest.raises(ValueError, match="no bot object"):
         GameSession(settings, 1, [SeatSpec(HUMAN), SeatSpec("greedy")], {})
-    assert SeatSpec("greedy").label(1) == "Player 1 (greedy)"
-    assert SeatSpec(HUMAN).label(0) == "Player 0"
+    assert SeatSpec("greedy").label(1) == "Player 2 (Greedy)"
+    assert SeatSpec(HUMAN).label(0) == "Player 1"
+
+
+def test_a_save_is_written_whole_or_not_at_all(tmp_path: Path) -> None:
+    session = make_session(seed=5)
+    path = tmp_path / "game.json"
+    session.save(path)
+    before = path.read_text()
+    session.submit(0, session.action_of(session.view(0).legal_action_ids[0], 0))
+
+    def broken_replace(source: object, target: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("sequence_stacks.tui.session.os.replace", broken_replace)
+        with pytest.raises(OSError, match="No space"):
+            session.save(path)
+    assert path.read_text() == before  # the old save is whole
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]  # no temporary left
+    session.save(path)
+    assert load_record(path).actions == session.actions

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import sys
 import textwrap
 from pathlib import Path
@@ -15,6 +16,7 @@ from rich.text import Text
 
 from sequence_stacks.bots import BOT_NAMES, describe_bots
 from sequence_stacks.engine import Settings, SettingsError
+from sequence_stacks.i18n import render
 
 __all__ = [
     "EXIT_BAD_INPUT",
@@ -37,14 +39,6 @@ EXIT_OK: Final = 0
 EXIT_ILLEGAL: Final = 1
 EXIT_BAD_INPUT: Final = 2
 _MAX_DIGITS: Final = 4300  # CPython's default int_max_str_digits: no JSON number is longer
-
-_STYLES: Final = (
-    (r"\bB[1-5W]#\d+|\bblue\b", "bold blue"),
-    (r"\bR[1-5W]#\d+|\bred\b", "bold red"),
-    (r"\b(?:SKIP|REV|SCARD|BLOCK|SCHIP)#\d+", "magenta"),
-    (r"Player \d+", "bold"),
-    (r"\bwins!|\bblocks!", "bold green"),
-)
 
 
 class CliError(Exception):
@@ -84,11 +78,12 @@ def add_game_options(parser: argparse.ArgumentParser, *, seed_help: str) -> None
     )
     parser.add_argument("--seed", type=int, default=None, metavar="S", help=seed_help)
     parser.add_argument(
+        "-o",
         "--option",
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="a variant option, e.g. --option max_turns=500 (repeatable; see `rules`)",
+        help="a variant option, e.g. -o max_turns=500 (repeatable; see `rules`)",
     )
 
 
@@ -208,10 +203,13 @@ def print_json(data: Any) -> None:
 
 
 def styled(line: str) -> Text:
-    """A log line with colours: blue and red cards, players, wins."""
+    """A log line with colours: the colour words (blue, red) and the players' names, in
+    the language the line is in."""
     text = Text(line)
-    for pattern, style in _STYLES:
-        text.highlight_regex(pattern, style)
+    for word, style in ((render("colour.blue"), "bold blue"), (render("colour.red"), "bold red")):
+        text.highlight_words([word], style)
+    number = re.escape(render("seat.numbered", number=0)).replace("0", r"\d+")
+    text.highlight_regex(number, "bold")
     return text
 
 

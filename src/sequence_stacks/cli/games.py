@@ -25,8 +25,10 @@ from sequence_stacks.engine.events import (
     TurnEnded,
     TurnStarted,
 )
-from sequence_stacks.i18n import colour_name, event_line, render
+from sequence_stacks.i18n import MESSAGES, colour_name, event_line, render
 from sequence_stacks.sim import GameRow, Rate, Summary, iter_selfplay, play_game, summarize
+from sequence_stacks.tui import player_name
+from sequence_stacks.tui.cells import use_terminal_widths
 from sequence_stacks.tui.command import choose_language
 
 from .common import CliError, make_console, print_json, settings_from_args, styled, write_json
@@ -57,11 +59,13 @@ def run_watch(args: argparse.Namespace) -> int:
     seat_names = [names[seat % len(names)] for seat in range(settings.player_count)]
     bots = [make_bot(name, seed=seed * 8 + seat) for seat, name in enumerate(seat_names)]
     choose_language(args.lang)
+    use_terminal_widths()  # the chips table's columns, as the terminal counts cells
     console = make_console()
     title = render("term.watch.title", count=settings.player_count, seed=seed)
     console.print(styled(title), style="bold")
     for seat, name in enumerate(seat_names):
-        console.print(styled("  " + render("term.watch.seat", player=_player(seat), bot=name)))
+        bot = _bot_word(name)
+        console.print(styled("  " + render("term.watch.seat", player=_player(seat), bot=bot)))
     reveal: bool = args.reveal
 
     def show(event: Event) -> None:
@@ -83,8 +87,15 @@ def run_watch(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bot_word(name: str) -> str:
+    """A bot's name in the reader's language (its ``bot.<name>`` message), else as typed."""
+    key = f"bot.{name}"
+    return render(key) if key in MESSAGES else name
+
+
 def _player(seat: int) -> str:
-    return render("seat.numbered", number=seat)
+    """A seat as people read it: seat 0 is Player 1 (as in play and the browser)."""
+    return player_name(seat)
 
 
 def _chips_table(state: State, seat_names: list[str]) -> Table:
@@ -103,9 +114,9 @@ def _chips_table(state: State, seat_names: list[str]) -> Table:
         table.add_column(header, justify="left" if header == bot_header else "right")
     for seat, (blue, red) in enumerate(state.chips):
         winner = seat == result.winner
-        name = seat_names[seat]
+        name = _bot_word(seat_names[seat])
         table.add_row(
-            str(seat),
+            str(seat + 1),
             render("term.watch.winner", bot=name) if winner else name,
             f"[blue]{blue}[/]",
             f"[red]{red}[/]",

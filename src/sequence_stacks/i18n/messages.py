@@ -267,6 +267,20 @@ _ALL: Final = (
     m("table.connecting", "Connecting…"),
     m("table.reconnecting", "Reconnecting…"),
     m("table.offline", "Offline: your moves wait until the connection is back"),
+    # Quick chat (#15): the phrases and emotes a seated player may send, and the log line.
+    m("table.chat", "Say something"),
+    m("chat.line", "{player}: {phrase}"),
+    m("chat.hello", "Hello!"),
+    m("chat.good_luck", "Good luck!"),
+    m("chat.nice", "Nice move!"),
+    m("chat.well_played", "Well played!"),
+    m("chat.oops", "Oops!"),
+    m("chat.thinking", "Let me think…"),
+    m("chat.thanks", "Thanks!"),
+    m("chat.good_game", "Good game!"),
+    m("chat.happy", "(smiles)"),
+    m("chat.surprised", "(looks surprised)"),
+    m("chat.sad", "(looks sad)"),
     # --- the lobby and the replay page ----------------------------------------------------
     m("lobby.no_tables", "No public tables yet: create one!"),
     mp("lobby.table", "Table {id} · {count} player", "Table {id} · {count} players"),
@@ -281,6 +295,12 @@ _ALL: Final = (
     m("replay.running_seat", "The game is running: you see only your own hand."),
     m("replay.step", "step {step} of {count}"),
     m("replay.discard_pile", "discard pile"),
+    # the move list, autoplay and the board's counts (#15)
+    m("replay.deal", "The deal"),
+    m("replay.speed", "{speed}×"),
+    m("replay.pile_next", "needs {rank}"),
+    m("replay.pile_complete", "complete"),
+    m("replay.hand", "{player}'s hand"),
     # --- prompts and choices -----------------------------------------------------------
     m("prompt.block", "{player} completed {pile}. Block it?"),
     m("prompt.block_title", "Spend a Block card"),
@@ -373,6 +393,11 @@ _ALL: Final = (
     m("page.replay.step", "Step"),
     m("page.replay.next", "Next step"),
     m("page.replay.last", "Last step"),
+    m("page.replay.play", "Play"),
+    m("page.replay.pause", "Pause"),
+    m("page.replay.speed", "Speed"),
+    m("page.replay.moves", "Moves"),
+    m("page.replay.keys", "Keys: ← and → step, Home and End jump, Space plays or pauses."),
     m("page.help.using", "Using this page"),
     m(
         "page.help.select",
@@ -607,6 +632,28 @@ _ALL: Final = (
     m("term.watch.bot", "Bot"),
     m("term.watch.chips", "Chips"),
     m("term.watch.winner", "{bot} (winner)"),
+    # play at any size, the quit question, only legal moves offered (#15)
+    m("term.no_move_for_card", "Nothing can be done with {card} now."),
+    m(
+        "term.help.marks.legal",
+        "Only the moves the rules allow are offered, and the piles a picked card can go "
+        "on are lit.",
+    ),
+    m("term.quit.ask", "Leave the game?"),
+    m("term.quit.body", "It will be saved in {path}. To finish it later, run:"),
+    m("term.quit.keys", "y: save and leave    x: leave without saving    n: keep playing"),
+    m("term.quit.saved", "The game is saved in {path}. To finish it, run: {command}"),
+    m("term.key.save_quit", "Save and leave"),
+    m("term.key.leave_unsaved", "Leave without saving"),
+    m("term.key.stay", "Keep playing"),
+    m("term.key.bot_speed", "Bot speed"),
+    m(
+        "term.plain.quit_ask",
+        "Leave the game? y: save it in {path} and leave, x: leave without saving, "
+        "n: keep playing: ",
+    ),
+    m("term.plain.left_unsaved", "You left the game without saving it."),
+    m("term.plain.staying", "Back to the game."),
 )
 
 MESSAGES: Final[dict[str, Message]] = {message.key: message for message in _ALL}

@@ -6,7 +6,15 @@ player's choices back, showing the engine's refusals (rule id and reason).
 """
 
 from .command import add_play_parser, build_session, configure_play_parser, main_play, run_play
-from .session import HUMAN, BotPlayer, GameSession, SeatSpec, load_record, seats_from_record
+from .session import (
+    HUMAN,
+    BotPlayer,
+    GameSession,
+    SeatSpec,
+    load_record,
+    player_name,
+    seats_from_record,
+)
 
 __all__ = [
     "HUMAN",
@@ -18,6 +26,7 @@ __all__ = [
     "configure_play_parser",
     "load_record",
     "main_play",
+    "player_name",
     "run_play",
     "seats_from_record",
 ]

@@ -11,26 +11,28 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import ClassVar, Final
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import App, ComposeResult
-from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.binding import BindingType
+from textual.containers import Container, Vertical
 from textual.widgets import Footer, OptionList, RichLog, Static
-from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
-from sequence_stacks.engine import Action, ActionType, IllegalActionError, Phase, View
+from sequence_stacks.engine import END_ID, Action, ActionType, IllegalActionError, Phase, View
 from sequence_stacks.i18n import render
 
+from .cells import use_terminal_widths
 from .choices import Source, Target, highlighted_slots, playable_sources, sources, targets
+from .layout import BOT_SPEEDS, CONTEXT_ACTIONS, PLAY_BINDINGS, PLAY_CSS, WIDE_SIZE
 from .plain import summary_lines
-from .present import action_words
+from .present import action_words, kind_label
 from .screens import (
     BlockScreen,
     HandoffScreen,
     HelpScreen,
+    QuitScreen,
     ReplayScreen,
     SummaryScreen,
     speak_bindings,
@@ -43,15 +45,12 @@ from .widgets import (
     StatusBar,
     hand_hint,
     render_hand,
-    render_piles,
     render_players,
     render_status,
+    target_option,
 )
 
-__all__ = ["BOT_SPEEDS", "PlayApp"]
-
-BOT_SPEEDS: Final = (0.0, 0.1, 0.3, 0.6, 1.0, 2.0)
-"""Seconds a bot waits before it moves, from fastest to slowest (+ and - step along)."""
+__all__ = ["BOT_SPEEDS", "WIDE_SIZE", "PlayApp"]
 
 _BOT_WORKER = "bot"
 
@@ -61,50 +60,11 @@ class PlayApp(App[int]):
 
     TITLE = "Sequence Stacks"
     ENABLE_COMMAND_PALETTE = False  # its footer entry would take room from the game's keys
-    CSS = """
-    #status { height: auto; max-height: 3; background: $boost; padding: 0 1; }
-    #table { height: 1fr; }
-    #left { width: 64; min-width: 50; }
-    #piles, #players, #replay-piles, #replay-players {
-        height: auto; border: round $primary; padding: 0 1;
-    }
-    #log { width: 1fr; border: round $secondary; }
-    #hand { height: 3; border: round $accent; padding: 0 1; }
-    #hand:focus { border: round $success; }
-    #targets { height: auto; max-height: 13; display: none; }
-    #targets.shown { display: block; }
-    #message { height: 2; padding: 0 1; }
-    #handoff-text { height: 1fr; content-align: center middle; }
-    #block-box { width: 70; height: auto; border: thick $warning; padding: 1 2;
-                 background: $surface; }
-    BlockScreen, HelpScreen { align: center middle; }
-    #help-body { width: 90; height: 90%; border: round $primary; padding: 0 1;
-                 background: $surface; }
-    #summary-text { padding: 1 2; }
-    #summary-message { padding: 0 2; }
-    #replay-table { height: 1fr; }
-    #replay-left { width: 64; }
-    #replay-log { width: 1fr; height: 1fr; border: round $secondary; padding: 0 1; }
-    """
-    BINDINGS: ClassVar[list[BindingType]] = [
-        *(Binding(str(n % 10), f"pick({n})", show=False) for n in range(1, 11)),
-        # The footer shows these in this order: help and quit first, so a narrow
-        # terminal (80 columns) or a long translation never cuts them off.
-        Binding("question_mark,h", "help", "term.key.help"),
-        Binding("q", "quit_game", "term.key.quit"),
-        Binding("s", "save", "term.key.save"),
-        Binding("x", "discard", "term.key.discard"),
-        Binding("t", "pick_top", "term.key.discard_top"),
-        Binding("e", "end_turn", "term.key.end"),
-        Binding("escape", "drop", "term.key.drop"),
-        Binding("left", "cursor(-1)", show=False),
-        Binding("right", "cursor(1)", show=False),
-        Binding("enter", "confirm", show=False),
-        Binding("plus,equals_sign", "speed(-1)", "term.key.faster"),
-        Binding("minus", "speed(1)", "term.key.slower"),
-    ]
+    CSS = PLAY_CSS
+    BINDINGS: ClassVar[list[BindingType]] = PLAY_BINDINGS
 
     def __init__(self, session: GameSession, *, bot_delay: float = 0.3, save_path: Path) -> None:
+        use_terminal_widths()  # lay out by the cells a terminal gives each character
         super().__init__()
         speak_bindings(self)
         self.title = render("page.brand")
@@ -123,12 +83,14 @@ class PlayApp(App[int]):
         self._bot_step = -1
         self._bot_due = 0.0
         self._logged = 0
+        self.farewell = ""
+        """What to print once the terminal is back (where a quit saved the game)."""
 
     # --- layout -------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
-        with Horizontal(id="table"):
+        with Container(id="table"):
             with Vertical(id="left"):
                 yield PilesPanel(id="piles")
                 yield PlayersPanel(id="players")
@@ -143,8 +105,28 @@ class PlayApp(App[int]):
         log = self.query_one("#log", RichLog)
         log.border_title = render("term.log")
         log.border_subtitle = render("term.seed", seed=str(self.session.seed))
+        self._fit_layout()
         self.query_one("#hand", HandPanel).focus()
         self.advance()
+
+    def on_resize(self) -> None:
+        """Choose the wide or the compact layout for the terminal's new size."""
+        self._fit_layout()
+
+    @property
+    def is_compact(self) -> bool:
+        """True when the terminal is smaller than :data:`WIDE_SIZE` either way."""
+        width, height = self.size
+        return width < WIDE_SIZE[0] or height < WIDE_SIZE[1]
+
+    def _fit_layout(self) -> None:
+        if self.has_class("-compact") == self.is_compact:
+            return
+        self.set_class(self.is_compact, "-compact")
+        # The log was wrapped at the old width: write it again at the new one.
+        self.query_one("#log", RichLog).clear()
+        self._logged = 0
+        self.redraw()
 
     # --- what the app is doing ----------------------------------------------------
 
@@ -204,10 +186,11 @@ class PlayApp(App[int]):
     def redraw(self) -> None:
         """Draw every panel from the viewer's view."""
         view = self.view()
-        speed = render("term.status.bot_wait", seconds=self.bot_delay)
+        # The bots' pace is shown when it changes; the status keeps it only when wide.
+        speed = "" if self.is_compact else render("term.status.bot_wait", seconds=self.bot_delay)
         self.query_one("#status", StatusBar).update(render_status(view, self.names, extra=speed))
         lit = highlighted_slots(view, self._targets) if self.selected else None
-        self.query_one("#piles", PilesPanel).update(render_piles(view, lit))
+        self.query_one("#piles", PilesPanel).show(view, lit)
         self.query_one("#players", PlayersPanel).update(render_players(view, self.names))
         shown = sources(view)
         self.cursor = min(self.cursor, max(len(shown) - 1, 0))
@@ -221,6 +204,7 @@ class PlayApp(App[int]):
         self.query_one("#hand", HandPanel).update(hand)
         self._draw_message()
         self._sync_log()
+        self.refresh_bindings()
 
     def _draw_message(self) -> None:
         text = Text(self.message, style="bold red" if self._refused else "")
@@ -269,7 +253,7 @@ class PlayApp(App[int]):
             return
         if self.selected is not None:
             if number <= len(self._targets):
-                self._choose_target(self._targets[number - 1])
+                self._play(self._targets[number - 1].action)
             else:
                 self.say(render("term.no_target", number=number, count=len(self._targets)))
             return
@@ -307,13 +291,17 @@ class PlayApp(App[int]):
 
     def _select(self, source: Source) -> None:
         view = self.view()
+        found = targets(view, self.session.space, source)
+        if not found:
+            self.say(render("term.no_move_for_card", card=kind_label(source.kind)))
+            return
         self.selected = source
-        self._targets = targets(view, self.session.space, source)
+        self._targets = found
         menu = self.query_one("#targets", OptionList)
-        menu.set_options(_option(n, t) for n, t in enumerate(self._targets, start=1))
-        legal = [i for i, t in enumerate(self._targets) if t.is_legal]
-        menu.highlighted = legal[0] if legal else 0
+        menu.set_options(target_option(n, t) for n, t in enumerate(self._targets, start=1))
+        menu.highlighted = 0
         menu.add_class("shown")
+        self.add_class("-picking")
         menu.focus()
         self.message = ""
         self.redraw()
@@ -322,7 +310,7 @@ class PlayApp(App[int]):
         """Enter on the target menu."""
         event.stop()
         if self.selected is not None and self._can_pick():
-            self._choose_target(self._targets[event.option_index])
+            self._play(self._targets[event.option_index].action)
 
     def action_discard(self) -> None:
         """Discard the picked hand card, ending the turn."""
@@ -332,7 +320,7 @@ class PlayApp(App[int]):
         if self.selected is None or not found:
             self.say(render("term.discard_first"))
             return
-        self._choose_target(found[0])
+        self._play(found[0].action)
 
     def action_end_turn(self) -> None:
         """End the turn without a discard (only possible with an empty hand, R19)."""
@@ -353,15 +341,13 @@ class PlayApp(App[int]):
         if menu.has_class("shown"):
             menu.clear_options()
             menu.remove_class("shown")
+        self.remove_class("-picking")
         self._focus_hand()
 
     def _focus_hand(self) -> None:
         hand = self.query_one("#hand", HandPanel)
         if self.focused is not hand:
             hand.focus()
-
-    def _choose_target(self, target: Target) -> None:
-        self._play(target.action)
 
     def _play(self, action: Action) -> None:
         assert self.viewer is not None
@@ -444,20 +430,59 @@ class PlayApp(App[int]):
         self.say(self._save())
 
     def _save(self) -> str:
+        """Save the game; return what happened, in words."""
+        failure = self._write()
+        command = self._resume_command()
+        return failure or render("term.saved", path=str(self.save_path), command=command)
+
+    def _write(self) -> str | None:
         try:
             self.session.save(self.save_path)
         except OSError as error:
             return render("term.save_failed", path=str(self.save_path), error=str(error))
-        command = f"sequence-stacks play --load {self.save_path}"
-        return render("term.saved", path=str(self.save_path), command=command)
+        return None
+
+    def _resume_command(self) -> str:
+        return f"sequence-stacks play --load {self.save_path}"
 
     def action_help(self) -> None:
         """Show the keys and the rules in brief."""
         self.push_screen(HelpScreen())
 
     def action_quit_game(self) -> None:
-        """Leave the game (save first with s to keep it)."""
+        """Ask before leaving a game in progress; leaving saves it so --load resumes it."""
+        if self.session.is_over:
+            self.exit(0)
+            return
+        command = self._resume_command()
+        self.push_screen(QuitScreen(str(self.save_path), command, self._leave))
+
+    def _leave(self, *, save: bool) -> str | None:
+        """Leave the game, saving it first if ``save``; return why saving failed, if it
+        did (then nothing is left, so the player can choose again)."""
+        if save and (failure := self._write()) is not None:
+            return failure
+        if save:
+            command = self._resume_command()
+            self.farewell = render("term.quit.saved", path=str(self.save_path), command=command)
         self.exit(0)
+        return None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Offer a key (in the footer, and to press) only when it can do something now:
+        x and Esc once a card is picked, t with a discard top, e when ending the turn is
+        legal, + and - with bots at the table."""
+        if action not in CONTEXT_ACTIONS:
+            return True
+        view = self.view()
+        free = self._is_my_turn() and self.selected is None
+        return {
+            "speed": len(self.session.human_seats) < self.session.player_count,
+            "drop": self.selected is not None,
+            "discard": any(t.action.type == ActionType.DISCARD for t in self._targets),
+            "pick_top": free and any(source.from_discard for source in sources(view)),
+            "end_turn": free and END_ID in view.legal_action_ids,
+        }[action]
 
     def _show_summary(self) -> None:
         self._pending = "summary"
@@ -472,10 +497,3 @@ class PlayApp(App[int]):
         else:
             self.exit(0)
         return ""
-
-
-def _option(number: int, target: Target) -> Option:
-    mark = "✓" if target.is_legal else "✗"
-    key = f"{number % 10}." if number <= 10 else "  "
-    style = "bold green" if target.is_legal else "dim"
-    return Option(Text(f"{key:<3} {mark} {target.label}", style=style))

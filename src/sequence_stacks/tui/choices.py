@@ -1,9 +1,8 @@
 """What a player can pick: cards to play from, and the targets each card has.
 
-Nothing here decides legality. The targets of a card are the well-formed actions of the
-game's action table that use that card; whether each is legal now is read from the
-view's ``legal_action_ids``. An illegal target may still be picked: the engine then
-refuses it with its rule id and reason, and the interface shows that.
+Nothing here decides legality. The targets of a card are the actions of the game's
+action table that use that card and that the view's ``legal_action_ids`` lists as legal
+now: an illegal move is never offered. The engine still checks every action it gets.
 """
 
 from __future__ import annotations
@@ -57,12 +56,11 @@ class Source:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Target:
-    """One thing to do with a chosen card, with its id and whether it is legal now."""
+    """One legal thing to do with a chosen card: the action, its id and its words."""
 
     action: Action
     action_id: int
     label: str
-    is_legal: bool
 
 
 def hand_order(hand: tuple[int, ...]) -> list[int]:
@@ -85,26 +83,25 @@ def sources(view: View) -> list[Source]:
 
 
 def targets(view: View, space: ActionSpace, source: Source) -> list[Target]:
-    """Return every well-formed action using ``source``'s card, legal ones marked.
+    """Return the legal actions using ``source``'s card: what the player may choose.
 
-    Legal targets come first: plays in action-table order, then, for a hand card,
-    discarding it; the illegal ones follow, so they can still be tried.
+    Plays come in action-table order, then, for a hand card, discarding it. Nothing
+    illegal is offered (the view's ``legal_action_ids`` decide, the engine's list).
     """
     assert view.seat is not None
     legal = set(view.legal_action_ids)
     found: list[Target] = []
     discard: list[Target] = []
     for action_id, action in enumerate(space.actions_of(view.seat)):
-        if action.kind != source.kind:
+        if action.kind != source.kind or action_id not in legal:
             continue
-        target = Target(action, action_id, action_words(action, view), action_id in legal)
+        target = Target(action, action_id, action_words(action, view))
         if action.type == ActionType.DISCARD:
             if not source.from_discard:
                 discard.append(target)
         elif action.from_discard == source.from_discard:
             found.append(target)
-    ordered = found + discard
-    return [t for t in ordered if t.is_legal] + [t for t in ordered if not t.is_legal]
+    return found + discard
 
 
 def playable_sources(view: View, space: ActionSpace) -> set[tuple[bool, Kind]]:
@@ -120,15 +117,15 @@ def playable_sources(view: View, space: ActionSpace) -> set[tuple[bool, Kind]]:
 
 
 def highlighted_slots(view: View, found: list[Target]) -> set[int]:
-    """Return the pile slots a legal target of the chosen card would go on.
+    """Return the pile slots a target of the chosen card would go on.
 
-    A legal "new pile" target lights every empty slot of the card's colour.
+    A "new pile" target lights every empty slot of the card's colour.
     """
     per_colour = view.settings.piles_per_colour
     slots: set[int] = set()
     for target in found:
         action = target.action
-        if not target.is_legal or action.type != ActionType.PLAY or action.kind is None:
+        if action.type != ActionType.PLAY or action.kind is None:
             continue
         base = kind_colour(action.kind) * per_colour
         if action.pile is not None:

@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import TextIO
 
 from sequence_stacks.bots import BOT_NAMES, make_bot
-from sequence_stacks.engine import EngineError, GameRecord, Settings
+from sequence_stacks.engine import EngineError, GameRecord, RecordError, Settings
 from sequence_stacks.i18n import LANGUAGES, negotiate, set_language
 from sequence_stacks.i18n.languages import from_environment
 
+from .cells import use_terminal_widths
 from .session import HUMAN, BotPlayer, GameSession, SeatSpec, load_record, seats_from_record
 
 __all__ = [
@@ -69,7 +70,7 @@ def configure_play_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentP
         type=int,
         default=None,
         metavar="N",
-        help="human players at this keyboard, in seats 0..N-1 (1); 2+ is hotseat, 0 watches",
+        help="human players at this keyboard, as Players 1..N (1); 2+ is hotseat, 0 watches",
     )
     parser.add_argument(
         "--bots",
@@ -146,6 +147,7 @@ def main_play(argv: Sequence[str] | None = None) -> int:
 def run_play(args: argparse.Namespace, *, stdin: TextIO | None = None) -> int:
     """Start the game the parsed ``play`` arguments describe; return the exit status."""
     choose_language(getattr(args, "lang", None))
+    use_terminal_widths()
     try:
         session = build_session(args)
     except (EngineError, ValueError, OSError) as error:
@@ -166,7 +168,10 @@ def run_play(args: argparse.Namespace, *, stdin: TextIO | None = None) -> int:
     from .app import PlayApp  # noqa: PLC0415 - import Textual only when it is used
 
     app = PlayApp(session, bot_delay=args.bot_delay, save_path=save_path)
-    return app.run() or 0
+    status = app.run() or 0
+    if app.farewell:  # where q saved the game, once the terminal is back
+        print(app.farewell)
+    return status
 
 
 def build_session(args: argparse.Namespace) -> GameSession:
@@ -174,7 +179,10 @@ def build_session(args: argparse.Namespace) -> GameSession:
     if args.load is not None:
         record = load_record(args.load)
         seats = _seats_for_load(args, record)
-        return GameSession.from_record(record, seats, _bots(seats, record.seed))
+        try:
+            return GameSession.from_record(record, seats, _bots(seats, record.seed))
+        except EngineError as error:  # an edited or damaged save: say which file
+            raise RecordError(f"{args.load} does not replay as a saved game: {error}") from None
     base = {} if args.players is None else {"player_count": args.players}
     settings = Settings.from_options(args.option, **base)
     seed = _seed(args.seed)

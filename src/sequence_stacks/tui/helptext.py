@@ -49,7 +49,7 @@ def _table(rows: list[tuple[str, str]]) -> list[str]:
 def tui_keys() -> str:
     """The Textual interface's keys, in the current language."""
     rows = [(keys or render("term.help.then_key"), render(message)) for keys, message in _TUI_KEYS]
-    lines = [render("term.help.keys"), "", *_table(rows), "", render("term.help.marks")]
+    lines = [render("term.help.keys"), "", *_table(rows), "", render("term.help.marks.legal")]
     return "\n".join(lines) + "\n"
 
 

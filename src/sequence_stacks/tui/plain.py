@@ -31,7 +31,7 @@ from .present import (
     direction_words,
     pile_words,
 )
-from .session import GameSession, refusal_text
+from .session import GameSession, player_name, refusal_text
 
 __all__ = ["PlainGame", "board_lines", "summary_lines"]
 
@@ -195,8 +195,9 @@ class PlainGame:
             self.session.submit(seat, action)
         except IllegalActionError as error:
             player = self.session.seats[seat].label(seat)
+            words = action_words(action, view)
             self.say(
-                render("term.plain.bot_refused", player=player, action=action, rule=error.rule_id)
+                render("term.plain.bot_refused", player=player, action=words, rule=error.rule_id)
             )
             self.session.submit(seat, self.session.action_of(view.legal_action_ids[0], seat))
 
@@ -205,7 +206,7 @@ class PlainGame:
             self._viewer = seat
             return True
         self.say("\n" * _HANDOFF_BLANK_LINES)
-        player = render("seat.numbered", number=seat)
+        player = player_name(seat)
         answer = self._ask(render("term.plain.handoff", player=player))
         if answer is None:
             self._quit = True
@@ -232,7 +233,7 @@ class PlainGame:
             self.say(prompt)
         moves = self._list_moves(view)
         while not self._quit:
-            player = render("seat.numbered", number=seat)
+            player = player_name(seat)
             answer = self._ask(render("term.plain.ask", player=player, count=len(moves)))
             if answer is None:
                 self._quit = True
@@ -246,7 +247,7 @@ class PlainGame:
         moves.sort(key=lambda action: action.type == ActionType.DISCARD)
         self.say(render("term.plain.moves"))
         for number, action in enumerate(moves, start=1):
-            self.say(f"  {number}. {action_words(action, view)}  [{action}]")
+            self.say(f"  {number}. {action_words(action, view)}")
         return moves
 
     def _command(self, line: str, seat: int, moves: list[Action]) -> bool:
@@ -310,23 +311,39 @@ class PlainGame:
         except IllegalActionError as error:
             self.say(refusal_text(error))
             return False
-        words = action_words(action, before)
-        self.say(render("term.plain.you_did", action=words, notation=str(action)))
+        self.say(render("term.you_did", action=action_words(action, before)))
         return True
 
     def _save(self, _seat: int, rest: str) -> None:
         path = Path(rest) if rest else self.save_path
+        if self._write(path):
+            command = f"sequence-stacks play --plain --load {path}"
+            self.say(render("term.plain.saved", path=str(path), command=command))
+
+    def _write(self, path: Path) -> bool:
         try:
             self.session.save(path)
         except OSError as error:
             self.say(render("term.plain.save_failed", path=str(path), error=str(error)))
-            return
-        command = f"sequence-stacks play --plain --load {path}"
-        self.say(render("term.plain.saved", path=str(path), command=command))
+            return False
+        return True
 
     def _leave(self, _seat: int, _rest: str) -> None:
+        """Ask first: save and leave (so --load resumes), leave unsaved, or play on."""
+        answer = self._ask(render("term.plain.quit_ask", path=str(self.save_path)))
+        choice = (answer or "").strip().lower()
+        yes = {"y", "yes", *render("term.plain.replay_yes").lower().split()}
+        if answer is not None and choice not in {*yes, "x"}:
+            self.say(render("term.plain.staying"))
+            return
+        if choice == "x":
+            self.say(render("term.plain.left_unsaved"))
+        elif not self._write(self.save_path):
+            return
+        else:
+            command = f"sequence-stacks play --plain --load {self.save_path}"
+            self.say(render("term.quit.saved", path=str(self.save_path), command=command))
         self._quit = True
-        self.say(render("term.plain.leaving"))
 
     def _offer_replay(self) -> None:
         answer = self._ask(render("term.plain.replay_ask"))

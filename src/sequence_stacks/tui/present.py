@@ -105,8 +105,8 @@ def card_rich(card: int) -> Text:
 
 
 def seat_name(view: View, seat: int) -> str:
-    """Return ``Player N``, with ``(you)`` for the viewer."""
-    name = render("seat.numbered", number=seat)
+    """Return ``Player N`` (seat 0 is Player 1), with ``(you)`` for the viewer."""
+    name = render("seat.numbered", number=seat + 1)
     return render("seat.you_named", name=name) if seat == view.seat else name
 
 
@@ -182,7 +182,7 @@ def block_prompt(view: View) -> str:
     per_colour = view.settings.piles_per_colour
     completed = render(
         coloured("term.block.completed", view.window_pile // per_colour),
-        player=render("seat.numbered", number=view.window_completer),
+        player=render("seat.numbered", number=view.window_completer + 1),
         pile=pile_name(view, view.window_pile),
     )
     return f"{completed}\n{render('term.block.ask')}"

@@ -18,6 +18,7 @@ from sequence_stacks.i18n import MESSAGES, render
 
 from .helptext import rules_markdown, tui_keys
 from .present import block_prompt
+from .session import player_name
 from .widgets import (
     PilesPanel,
     PlayersPanel,
@@ -31,6 +32,7 @@ __all__ = [
     "BlockScreen",
     "HandoffScreen",
     "HelpScreen",
+    "QuitScreen",
     "ReplayScreen",
     "SummaryScreen",
     "speak_bindings",
@@ -42,12 +44,18 @@ def speak_bindings(node: DOMNode) -> None:
     current language, for this instance's footer."""
     bindings = node._bindings.key_to_bindings
     for key, found in bindings.items():
-        bindings[key] = [
-            dataclasses.replace(binding, description=render(binding.description))
-            if binding.description in MESSAGES
-            else binding
-            for binding in found
-        ]
+        bindings[key] = [_spoken(binding) for binding in found]
+
+
+def _spoken(binding: Binding) -> Binding:
+    """A binding with its description and its group's put into words."""
+    if binding.description in MESSAGES:
+        binding = dataclasses.replace(binding, description=render(binding.description))
+    group = binding.group
+    if group is not None and group.description in MESSAGES:
+        spoken = Binding.Group(render(group.description), compact=group.compact)
+        binding = dataclasses.replace(binding, group=spoken)
+    return binding
 
 
 class HelpScreen(ModalScreen[None]):
@@ -84,7 +92,7 @@ class HandoffScreen(Screen[None]):
         speak_bindings(self)
 
     def compose(self) -> ComposeResult:
-        player = render("seat.numbered", number=self.seat)
+        player = player_name(self.seat)
         yield Static(
             Text(
                 render("term.handoff", player=player)
@@ -141,6 +149,45 @@ class BlockScreen(ModalScreen[None]):
 
 def _is_block(card: int) -> bool:
     return CARD_KIND[card] == Kind.BLOCK
+
+
+class QuitScreen(ModalScreen[None]):
+    """Asked by q during a game: save and leave, leave without saving, or play on.
+
+    ``leave(save=...)`` saves (if asked) and ends the app; it returns why the save
+    failed, shown here so the player can choose again.
+    """
+
+    BINDINGS = [  # noqa: RUF012
+        Binding("y", "leave(True)", "term.key.save_quit"),
+        Binding("x", "leave(False)", "term.key.leave_unsaved"),
+        Binding("n,escape", "stay", "term.key.stay"),
+    ]
+
+    def __init__(self, path: str, command: str, leave: Callable[..., str | None]) -> None:
+        super().__init__()
+        self.path = path
+        self.command = command
+        self._leave = leave
+        speak_bindings(self)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="quit-box"):
+            yield Static(Text(render("term.quit.ask"), style="bold"), id="quit-question")
+            body = render("term.quit.body", path=self.path)
+            yield Static(Text(f"{body}\n  {self.command}\n\n{render('term.quit.keys')}"))
+            yield Static("", id="quit-message")
+        yield Footer(compact=True)
+
+    def action_leave(self, save: bool) -> None:
+        """Leave the game, saving it first when ``save``."""
+        failure = self._leave(save=save)
+        if failure is not None:
+            self.query_one("#quit-message", Static).update(Text(failure, style="bold red"))
+
+    def action_stay(self) -> None:
+        """Back to the game."""
+        self.dismiss(None)
 
 
 class SummaryScreen(Screen[None]):

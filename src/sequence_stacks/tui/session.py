@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final, Protocol
@@ -35,9 +37,18 @@ from sequence_stacks.engine import (
     observe,
     position_digest,
 )
-from sequence_stacks.i18n import event_line, refusal_message, render, words
+from sequence_stacks.i18n import MESSAGES, event_line, refusal_message, render, words
 
-__all__ = ["HUMAN", "BotPlayer", "GameSession", "SeatSpec", "load_record", "seats_from_record"]
+__all__ = [
+    "HUMAN",
+    "BotPlayer",
+    "GameSession",
+    "SeatSpec",
+    "load_record",
+    "player_name",
+    "refusal_text",
+    "seats_from_record",
+]
 
 HUMAN = "human"
 _META_APP = "sequence-stacks play"
@@ -63,9 +74,13 @@ class SeatSpec:
         return self.kind == HUMAN
 
     def label(self, seat: int) -> str:
-        """Return a short name for the seat, e.g. ``Player 1 (greedy)``."""
-        name = render("seat.numbered", number=seat)
-        return name if self.is_human else render("term.seat.bot", player=name, bot=self.kind)
+        """Return a short name for the seat, e.g. ``Player 2 (Greedy)`` for seat 1."""
+        name = player_name(seat)
+        if self.is_human:
+            return name
+        bot_key = f"bot.{self.kind}"
+        bot = render(bot_key) if bot_key in MESSAGES else self.kind
+        return render("term.seat.bot", player=name, bot=bot)
 
 
 class GameSession:
@@ -218,9 +233,21 @@ class GameSession:
         )
 
     def save(self, path: Path) -> None:
-        """Write the record as JSON to ``path``."""
-        text = json.dumps(self.record().to_dict(), indent=2)
-        path.write_text(text + "\n", encoding="utf-8")
+        """Write the record as JSON to ``path`` atomically: a crash or a full disk
+        midway leaves the previous file whole (the text goes to a temporary file in
+        the same folder, which then replaces ``path``)."""
+        text = json.dumps(self.record().to_dict(), indent=2) + "\n"
+        folder = path.parent if str(path.parent) else Path()
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(text)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(temporary, path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
 
 
 def _lines(events: Sequence[Event], seat: int | None) -> list[str]:
@@ -233,6 +260,8 @@ def refusal_text(error: IllegalActionError) -> str:
     message filled from the error's data, inside ``term.refused`` with the rule id.
     The reason's own full stop goes: the wrapper ends the sentence (R37)."""
     key, args = refusal_message(error.code, error.params)
+    if isinstance(args.get("seat"), int):  # a seat shown to people counts from 1
+        args = {**args, "seat": args["seat"] + 1}
     reason = render(key, **words(args, player_name))
     return render("term.refused", rule=error.rule_id, reason=reason.rstrip(_FULL_STOPS))
 
@@ -242,17 +271,24 @@ _FULL_STOPS: Final = ".\u0964\u0589\u3002"  # Latin, danda, Armenian full stop, 
 
 
 def player_name(seat: int) -> str:
-    """A seat in the terminal's log: ``Player N`` (seats count from 0 here)."""
-    return render("seat.numbered", number=seat)
+    """A seat as people read it: ``Player N``, counting from 1 as the browser does
+    (seat 0 is Player 1); seat numbers stay 0-based inside the engine and records."""
+    return render("seat.numbered", number=seat + 1)
 
 
 def load_record(path: Path) -> GameRecord:
-    """Read a record file; raise RecordError if it is not a readable game record."""
+    """Read a record file; raise RecordError, naming the file and what is wrong, if it
+    cannot be read or is not a game record (a truncated or edited save, say)."""
     try:
         data: Any = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError) as error:
-        raise RecordError(f"cannot read {path}: {error}") from None
-    return GameRecord.from_dict(data)
+    except OSError as error:
+        raise RecordError(f"cannot read {path}: {error.strerror or error}") from None
+    except (ValueError, RecursionError) as error:
+        raise RecordError(f"{path} is not a saved game (not valid JSON: {error})") from None
+    try:
+        return GameRecord.from_dict(data)
+    except RecordError as error:
+        raise RecordError(f"{path} is not a saved game: {error}") from None
 
 
 def seats_from_record(record: GameRecord) -> list[SeatSpec] | None:

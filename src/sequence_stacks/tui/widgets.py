@@ -11,11 +11,12 @@ from collections.abc import Sequence
 from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import Static
+from textual.widgets.option_list import Option
 
 from sequence_stacks.engine import Phase, View
 from sequence_stacks.i18n import render
 
-from .choices import Source
+from .choices import Source, Target
 from .present import (
     COLOUR_MARKS,
     card_rich,
@@ -31,10 +32,12 @@ __all__ = [
     "PilesPanel",
     "PlayersPanel",
     "StatusBar",
+    "flow",
     "render_hand",
     "render_piles",
     "render_players",
     "render_status",
+    "target_option",
     "to_act",
 ]
 
@@ -72,20 +75,25 @@ def render_status(view: View, names: Sequence[str], *, extra: str = "") -> Text:
     return text
 
 
-def render_piles(view: View, lit: set[int] | None = None) -> Text:
-    """Return the four (or more) sequence-pile slots, the draw pile, pool and supply."""
+def render_piles(view: View, lit: set[int] | None = None, *, width: int = 0) -> Text:
+    """Return the sequence-pile slots under a heading with the draw pile, pool, special
+    pile and chip supply; the heading's parts wrap at ``width`` cells (0: never)."""
     per_colour = view.settings.piles_per_colour
     text = Text()
-    text.append(render("term.piles.title") + "\n", style="bold underline")
+    sizes = render(
+        "term.piles.sizes", draw=view.draw_size, pool=len(view.pool), special=len(view.special)
+    )
+    heading = [(render("term.piles.title"), "bold underline"), (sizes, ""), (_supply(view), "")]
+    text.append_text(flow(heading, width))
+    text.append("\n")
     names = [
         COLOUR_MARKS[slot // per_colour] + pile_name(view, slot) for slot in range(len(view.piles))
     ]
-    width = max(14, *(cell_len(name) for name in names))
+    name_cells = max(cell_len(name) for name in names)
     for slot, pile in enumerate(view.piles):
         is_lit = lit is not None and slot in lit
-        text.append(
-            f"{'▶' if is_lit else ' '} {pad(names[slot], width)}", style=_LIT if is_lit else "bold"
-        )
+        style = _LIT if is_lit else "bold"
+        text.append(f"{'▶' if is_lit else ' '} {pad(names[slot], name_cells)}", style=style)
         if pile:
             for card in pile:
                 text.append(" ")
@@ -95,11 +103,12 @@ def render_piles(view: View, lit: set[int] | None = None) -> Text:
             text.append("  " + render(key, count=count, next=count + 1))
         else:
             text.append("  " + render("term.piles.empty"), style="dim")
-        text.append("\n")
-    sizes = render(
-        "term.piles.sizes", draw=view.draw_size, pool=len(view.pool), special=len(view.special)
-    )
-    text.append(f"\n{sizes}\n")
+        if slot < len(view.piles) - 1:
+            text.append("\n")
+    return text
+
+
+def _supply(view: View) -> str:
     if view.supply is None:
         chips = render("term.supply.unlimited")
     else:
@@ -107,7 +116,25 @@ def render_piles(view: View, lit: set[int] | None = None) -> Text:
             f"{COLOUR_MARKS[colour]}{colour_letter(colour)} {view.supply[colour]}"
             for colour in (0, 1)
         )
-    text.append(render("term.supply", chips=chips))
+    return render("term.supply", chips=chips)
+
+
+def flow(parts: Sequence[tuple[str, str]], width: int, *, gap: str = "   ") -> Text:
+    """Return ``(text, style)`` parts on one line, ``gap`` between them, starting a new
+    line before a part that would pass ``width`` terminal cells (measured, never
+    ``len``: a Hangul syllable takes two cells, a Devanagari vowel sign none)."""
+    text = Text()
+    used = 0
+    for part, style in parts:
+        cells = cell_len(part)
+        if used and width and used + cell_len(gap) + cells > width:
+            text.append("\n")
+            used = 0
+        elif used:
+            text.append(gap)
+            used += cell_len(gap)
+        text.append(part, style=style)
+        used += cells
     return text
 
 
@@ -148,7 +175,8 @@ def render_players(view: View, names: Sequence[str]) -> Text:
         if discard:
             text.append(f" {top} ")
             text.append_text(card_rich(discard[-1]))
-        text.append("\n")
+        if seat < len(labels) - 1:
+            text.append("\n")
     return text
 
 
@@ -183,6 +211,12 @@ def render_hand(
     return text
 
 
+def target_option(number: int, target: Target) -> Option:
+    """Return a picked card's target as a menu line under its number key."""
+    key = f"{number % 10}." if number <= 10 else "  "
+    return Option(Text(f"{key:<3} {target.label}", style="bold"))
+
+
 def hand_hint(selected: Source | None) -> str:
     """Return the one-line prompt under the hand."""
     if selected is None:
@@ -196,7 +230,20 @@ class StatusBar(Static):
 
 
 class PilesPanel(Static):
-    """The sequence piles, the draw pile, the pool and the chip supply."""
+    """The sequence piles, the draw pile, the pool and the chip supply; its heading
+    wraps at the panel's own width, drawn again when that width changes."""
+
+    _shown: tuple[View, set[int] | None] | None = None
+
+    def show(self, view: View, lit: set[int] | None = None) -> None:
+        """Draw ``view``'s piles, lighting the slots in ``lit``."""
+        self._shown = (view, lit)
+        self.update(render_piles(view, lit, width=self.content_size.width))
+
+    def on_resize(self) -> None:
+        """Wrap the heading again at the new width."""
+        if self._shown is not None:
+            self.show(*self._shown)
 
 
 class PlayersPanel(Static):
