@@ -112,8 +112,11 @@ class SequenceStacksVectorEnv:
         self.action_count = self.encoder.action_count
         space = action_space(self.player_count, self.settings.piles_per_colour)
         self._tables = tuple(space.actions_of(seat) for seat in range(self.player_count))
-        self._observations: FloatArray = np.zeros((num_envs, self.observation_size), np.float32)
-        self._masks: MaskArray = np.zeros((num_envs, self.action_count), np.int8)
+        # With copy=False, rows [0, K) are the returned buffers and the rows after them
+        # hold the final observations of the games that ended (P rows each).
+        rows = num_envs * (1 + self.player_count)
+        self._buffer: FloatArray = np.zeros((rows, self.observation_size), np.float32)
+        self._mask_buffer: MaskArray = np.zeros((rows, self.action_count), np.int8)
         self._states: list[State] = []
         self._seats: list[int] = [0] * num_envs
         self._legal: list[list[int]] = []
@@ -315,21 +318,16 @@ class SequenceStacksVectorEnv:
         games = self.num_envs
         count = self.player_count
         rows = games + count * len(finished)
-        if self.copy or finished:
+        if self.copy:
             observations = np.empty((rows, self.observation_size), np.float32)
             masks = np.empty((rows, self.action_count), np.int8)
         else:
-            observations, masks = self._observations, self._masks
+            observations, masks = self._buffer[:rows], self._mask_buffer[:rows]
         if finished:
             states = states + [state for state in finished for _ in range(count)]
             seats = seats + list(range(count)) * len(finished)
         self._legal = self.encoder.encode(states, seats, observations, masks)[:games]
-        if self.copy:
-            return observations[:games], masks[:games], observations[games:]
-        if finished:
-            self._observations[:] = observations[:games]
-            self._masks[:] = masks[:games]
-        return self._observations, self._masks, observations[games:]
+        return observations[:games], masks[:games], observations[games:]
 
     def _info(self, masks: MaskArray) -> dict[str, Any]:
         return {"seat": np.array(self._seats, np.int64), "action_mask": masks}
