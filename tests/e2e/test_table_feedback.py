@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page
 
-from sequence_stacks.i18n import MESSAGES
+from sequence_stacks.i18n import MESSAGES, translation
 
 from .conftest import ARTIFACTS, ServerProcess
+from .seat_sockets import post
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
 
@@ -75,6 +76,13 @@ def _wait(page: Page, check: str, timeout: float = 30) -> None:
         page.wait_for_timeout(100)
 
 
+def _log_has(text: str) -> str:
+    """A check that some line of the game log reads exactly ``text``."""
+    return (
+        f"() => [...document.querySelectorAll('#log li')].some((li) => li.textContent === {text!r})"
+    )
+
+
 def _english(key: str) -> str:
     return MESSAGES[key].text
 
@@ -108,9 +116,9 @@ def test_a_timed_out_move_is_marked_sounds_play_and_the_log_only_appends(
     assert any(line.startswith("Mina (you)") and line.endswith(marked) for line in lines)
     # The last seconds of her own timer were shown in the warning colour and sounded.
     _wait(page, "() => document.querySelector('#turn-timer.warn') !== null")
-    tones = page.evaluate("window.__tones")
-    assert 440 in tones  # the warning
-    assert 660 in tones  # her turn
+    assert 440 in page.evaluate("window.__tones")  # the warning
+    # Her turn comes round again (after the bot's): sounded and announced.
+    _wait(page, "() => window.__tones.includes(660)")
     assert page.locator("#announce").text_content() == _english("table.your_turn")
     # The log list only grew: nothing was removed and rebuilt.
     page.wait_for_timeout(2000)
@@ -154,3 +162,38 @@ def test_going_offline_turns_the_indicator_red_at_once_and_coming_back_reconnect
     context.set_offline(False)
     _wait(page, "() => document.querySelector('#connection').dataset.state === 'online'", 15)
     context.close()
+
+
+def test_quick_chat_reaches_another_player_in_their_own_language(
+    browser: Browser, quick_server: ServerProcess
+) -> None:
+    created = post(quick_server, "/api/tables", {"options": {"player_count": 3}})
+    url = f"{quick_server.url}/t/{created['id']}"
+    pages = {}
+    for name, language, size in (("Ann", "en", (1366, 768)), ("Min", "ko", (390, 844))):
+        context = browser.new_context(
+            viewport={"width": size[0], "height": size[1]},
+            extra_http_headers={"Accept-Language": language},
+        )
+        page = context.new_page()
+        page.goto(url)
+        page.wait_for_selector("#join-name")
+        page.fill("#join-name", name)
+        page.click("#join-form button[type=submit]")
+        _wait(page, "() => !document.querySelector('#chat').hidden")
+        pages[language] = page
+    ann, min_ = pages["en"], pages["ko"]
+    ann.click("#chat summary")
+    ann.click("#chat .chat-phrase[data-phrase=good_luck]")
+    korean = translation("ko").text("chat.good_luck", None)
+    _wait(min_, _log_has("Ann: " + korean))
+    _wait(ann, _log_has("Ann (you): Good luck!"))
+    # An emote is drawn, not a font's glyph, and named for screen readers in Korean.
+    min_.click("#chat summary")
+    emote = min_.locator("#chat .chat-phrase[data-phrase=happy]")
+    assert emote.locator("svg").count() == 1
+    assert emote.get_attribute("aria-label") == translation("ko").text("chat.happy", None)
+    min_.screenshot(path=str(ARTIFACTS / "e2e-chat-ko-phone.png"))
+    ann.screenshot(path=str(ARTIFACTS / "e2e-chat-en-desktop.png"))
+    for page in pages.values():
+        page.context.close()

@@ -742,6 +742,8 @@ async def _dispatch(
             await service.sync(table_id, connection, message.get("last_version"))
         elif kind in COMMAND_TYPES:
             await service.command(table_id, connection, message)
+        elif kind == "chat":
+            await service.chat(table_id, connection, message["phrase"])
     except Refusal as refusal:
         connection.send(refused_frame(refusal, message.get("id"), -1))
         if refusal.code == "elsewhere":  # another worker owns the table: retry later

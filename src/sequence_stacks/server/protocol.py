@@ -32,9 +32,11 @@ from .scheduler import Timer
 from .table import ANSWERS, CATCH_UP_LIMIT, LOG_LIMIT, Entry, Refusal, Table
 
 __all__ = [
+    "CHAT_PHRASES",
     "CLIENT_TYPES",
     "COMMAND_TYPES",
     "ack_frame",
+    "chat_frame",
     "decode",
     "dumps",
     "entry_dict",
@@ -51,7 +53,23 @@ __all__ = [
 
 # Messages that change a table: they carry a client id and the version the client saw.
 COMMAND_TYPES: Final = frozenset({"act", "add_bot", "remove_bot", "start", "leave"})
-CLIENT_TYPES: Final = COMMAND_TYPES | {"hello", "ping", "sync"}
+CLIENT_TYPES: Final = COMMAND_TYPES | {"hello", "ping", "sync", "chat"}
+# Quick chat (#15): a fixed set of phrases and emotes, each worded by every reader's
+# client in their own language (messages chat.<phrase>); no free text, so nothing to
+# moderate at a game for ages 7 and up.
+CHAT_PHRASES: Final = (
+    "hello",
+    "good_luck",
+    "nice",
+    "well_played",
+    "oops",
+    "thinking",
+    "thanks",
+    "good_game",
+    "happy",
+    "surprised",
+    "sad",
+)
 CLIENT_ID_LIMIT: Final = 64
 
 
@@ -93,6 +111,8 @@ def decode(text: str) -> dict[str, Any]:
     for key in ("seat", "last_version"):
         if message.get(key) is not None and not _is_int(message[key]):
             raise Refusal("bad_request", f"'{key}' must be a whole number")
+    if kind == "chat" and message.get("phrase") not in CHAT_PHRASES:
+        raise Refusal("bad_request", "a chat message's 'phrase' is one of the quick-chat phrases")
     stamp = message.get("t")
     if kind == "ping" and not (stamp is None or _is_number(stamp) or _is_short_text(stamp)):
         raise Refusal("bad_request", "a ping's 't' is a number or a short text, echoed back")
@@ -234,6 +254,11 @@ def ack_frame(client_id: str, version: int, *, duplicate: bool = False) -> dict[
     if duplicate:
         frame["duplicate"] = True
     return frame
+
+
+def chat_frame(seat: int, phrase: str) -> dict[str, Any]:
+    """A quick-chat phrase a seat said, for everyone at the table."""
+    return {"type": "chat", "seat": seat, "phrase": phrase}
 
 
 def presence_frame(connected: Sequence[bool]) -> dict[str, Any]:

@@ -19,6 +19,7 @@ import contextlib
 import dataclasses
 import hashlib
 import logging
+import math
 import random
 import secrets
 import time
@@ -37,7 +38,9 @@ from .entries import (
     encode,
 )
 from .protocol import (
+    CHAT_PHRASES,
     ack_frame,
+    chat_frame,
     dumps,
     lobby_dict,
     presence_frame,
@@ -56,6 +59,7 @@ __all__ = ["Subscriber", "TableService", "hash_token"]
 log = logging.getLogger("sequence_stacks.server")
 
 AUTOPILOT_LIMIT: Final = 100
+CHAT_GAP: Final = 2.0  # seconds between two quick-chat phrases of one seat
 UNAVAILABLE_RETRY: Final = 1.0  # seconds between a cut-off table's attempts to reload
 _UNAVAILABLE: Final = (
     "the game's database cannot be reached; nothing was done. Try again in a moment."
@@ -104,6 +108,8 @@ class _Runtime:
     # Set when a commit failed and the table could not be read back: memory may be
     # ahead of the database, so nothing is done here until a reload succeeds.
     broken: bool = False
+    # When each seat last said something in the quick chat (clock seconds).
+    chatted: dict[int, float] = dataclasses.field(default_factory=dict)
 
     def connected(self) -> list[bool]:
         """Per seat, whether a connection holds it now."""
@@ -327,12 +333,29 @@ class TableService:
             token_rejected=rejected and seat is None,
             timer=runtime.schedule.timer(runtime.table),
             bots=BOT_NAMES,
-        )
+        ) | {"chat": CHAT_PHRASES}
 
     def _presence(self, runtime: _Runtime) -> None:
         text = dumps(presence_frame(runtime.connected()))
         for subscriber in list(runtime.subscribers):
             subscriber.send_text(text)
+
+    async def chat(self, table_id: str, subscriber: Subscriber, phrase: str) -> None:
+        """A quick-chat phrase (#15) from a seated player to everyone at the table, at
+        most one every CHAT_GAP seconds per seat. Words from a fixed set, so nothing to
+        moderate; not a change of the table, so not in its log or its record."""
+        runtime = await self._runtime(table_id)
+        async with runtime.lock:
+            seat = runtime.table.seat_of(subscriber.token_hash)
+            if seat is None:
+                raise Refusal("not_seated", "only a seated player can use the quick chat")
+            now = self.clock()
+            if now - runtime.chatted.get(seat, -math.inf) < CHAT_GAP:
+                raise Refusal("rate_limited", f"one quick-chat phrase every {CHAT_GAP:g} s")
+            runtime.chatted[seat] = now
+            text = dumps(chat_frame(seat, phrase))
+            for listener in list(runtime.subscribers):
+                listener.send_text(text)
 
     # --- commands (WebSocket) ----------------------------------------------------------
 

@@ -102,6 +102,9 @@ export class TableSocket {
       case "presence":
         this.handlers.presence?.(frame);
         break;
+      case "chat":
+        this.handlers.chat?.(frame);
+        break;
       default:
         break;
     }

@@ -5,12 +5,13 @@
 // reads is a message (#13).
 
 import { cardBack, cardElement, colourClass, icon } from "./cards.js";
-import { h } from "./dom.js";
+import { h, svg } from "./dom.js";
 import { botName, coloured, entryMessage, eventMessage, kindInfo, kindName, kindOf, line, pileName, refusalLine, seatLabel } from "./eventlog.js";
 import { formatNumber, loadWords, t } from "./messages.js";
 import { TableSocket } from "./net.js";
 import { setUpPage } from "./pagewords.js";
 import { muted, play, setMuted } from "./sounds.js";
+import { chatButtons } from "./chat.js";
 import { openHelp } from "./rules.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
@@ -44,6 +45,7 @@ const socket = new TableSocket(tableId, {
     ui.view = frame.view;
     ui.fields = frame.action_table;
     ui.bots = frame.bots;
+    ui.chat = frame.chat ?? [];
     // A token is rejected once its seat is gone for good (left, or lost at a rematch).
     // A player whose seat a bot took over while they were away is given it back by the
     // hello itself (a "reclaim" entry): this sync then has their seat, hand and actions.
@@ -74,6 +76,11 @@ const socket = new TableSocket(tableId, {
     if (!ui.table) return;
     frame.connected.forEach((on, seat) => (ui.table.seats[seat].connected = on));
     renderSeats();
+  },
+  chat(frame) {
+    // A phrase someone at the table said (#15), in the reader's words, in the log.
+    pushLine(t("chat.line", { player: logName(frame.seat), phrase: t(`chat.${frame.phrase}`) }), "log-chat");
+    renderLog();
   },
   refused(frame) {
     notify(refusalLine(frame, logName), "error");
@@ -261,6 +268,7 @@ function render() {
   }
   renderSeats();
   renderLog();
+  renderChat();
 }
 
 function renderHeader() {
@@ -274,7 +282,14 @@ function renderHeader() {
 function renderSound() {
   const on = !muted();
   const button = $("#sound");
-  button.textContent = t(on ? "table.sound_on" : "table.sound_off");
+  // A drawn speaker (no font glyph) and the words; on a phone only the speaker shows.
+  const speaker = svg(
+    "svg",
+    { viewBox: "0 0 24 24", width: 20, height: 20, "aria-hidden": "true", class: "speaker" },
+    svg("path", { d: "M4 9h4l5-4v14l-5-4H4z", class: "body" }),
+    on ? svg("path", { d: "M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12", class: "waves" }) : svg("path", { d: "M16 9l5 6M21 9l-5 6", class: "waves" }),
+  );
+  button.replaceChildren(speaker, h("span", { class: "label" }, t(on ? "table.sound_on" : "table.sound_off")));
   button.setAttribute("aria-pressed", String(!on));
 }
 
@@ -624,6 +639,15 @@ function renderSeats() {
 // The log only appends the lines it has not shown yet (#15): it is a live region, and a
 // rebuilt list would be read out again (and cost a node per line per update).
 const LOG_SHOWN = 120;
+
+/** The quick chat: for seated players only (spectators read it in the log). */
+function renderChat() {
+  const box = $("#chat");
+  box.hidden = ui.you === null || !ui.chat?.length;
+  const buttons = box.querySelector(".chat-buttons");
+  if (box.hidden || buttons.childElementCount === ui.chat.length) return;
+  buttons.replaceChildren(...chatButtons(ui.chat, (phrase) => socket.send({ type: "chat", phrase })));
+}
 
 function renderLog() {
   const box = $("#log");
