@@ -416,7 +416,7 @@ def test_the_glyph_check_sees_missing_glyphs(browser: Browser) -> None:
 def test_the_english_check_sees_english_and_not_the_language() -> None:
     """The check for English left on a page flags an English message (with any value
     in its placeholders), not the language's own words for it nor a player's name."""
-    english = render("table.turn_of", player="Ann")
+    english = translation("en").text("table.turn_of").format(player="Ann")
     assert english_leftovers("ko", [english, "Ann"]) == [f"table.turn_of: {english!r}"]
     own = translation("ko").text("table.turn_of").replace("{player}", "Ann")
     assert own != english
