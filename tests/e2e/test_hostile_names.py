@@ -504,10 +504,14 @@ class Scene:
         ]
 
     def check_replay(self, table: dict[str, Any]) -> None:
-        """The replay of the last game: it opens at the end, then goes to the start."""
+        """The replay of the last game: it opens at the deal; its end, then the start."""
         spectator = self.spectator
         spectator.goto(f"{self.server.url}/replay/{self.table_id}/{table['game']}")
-        spectator.page.wait_for_selector("#replay-seats .seat")
+        spectator.page.wait_for_selector("#moves .move.current")
+        spectator.page.click("#last")
+        spectator.page.wait_for_function(
+            "() => document.querySelector('#step').value === document.querySelector('#step').max"
+        )
         wins = f"{NAMES[table['result']['winner']]} wins!"
         self.check("replay seats", spectator.texts("#replay-seats .seat .name"), NAMES)
         self.check("replay events", spectator.texts("#step-events li")[-1:], [wins])

@@ -15,7 +15,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from sequence_stacks.engine import (
-    Action,
     GameRecord,
     Replay,
     Settings,
@@ -29,7 +28,7 @@ from sequence_stacks.engine.catalog import action_fields, seat_action_fields
 
 from .entries import Op
 from .scheduler import Timer
-from .table import ANSWERS, CATCH_UP_LIMIT, LOG_LIMIT, Entry, Refusal, Table
+from .table import ANSWERS, CATCH_UP_LIMIT, LOG_LIMIT, Entry, Refusal, Table, Tally, standings
 
 __all__ = [
     "CHAT_PHRASES",
@@ -342,20 +341,29 @@ def replay_frame(
     record: GameRecord, settings: Settings, step: int, seat: int | None, *, over: bool
 ) -> dict[str, Any]:
     """The position after the game's first ``step`` actions, with the entry of the
-    last of them: as ``seat`` saw it while the game runs, everything once it is over."""
+    last of them: as ``seat`` saw it while the game runs, everything once it is over.
+
+    The last step's frame also has every step's seat and events (``moves``, for a move
+    list) and, when the game has ended, its ``standings`` (as the table's).
+    """
     replay = Replay(record)
-    events = list(replay.start_events)
-    last_seat: int | None = None
-    last_action: Action | None = None
+    viewer = None if over else seat
+    total = len(record.actions)
+    entry = Entry(0, Op.START, None, 0, None, tuple(replay.start_events))
+    moves = [_move(entry, viewer, over)]
+    tallies = [Tally() for _ in range(settings.player_count)]
     # Exactly ``step`` actions: the position after them, the entry of the last one.
     for _, actor, action, step_events in itertools.islice(replay, step):
-        events, last_seat, last_action = step_events, actor, action
+        entry = Entry(0, Op.ACT, actor, 0, action, tuple(step_events))
+        if step == total:
+            moves.append(_move(entry, viewer, over))
+            for event in step_events:
+                for counted, tally in enumerate(tallies):
+                    tally.count(event, counted)
     state = replay.state
-    viewer = None if over else seat
-    entry = Entry(0, Op.ACT if step else Op.START, last_seat, 0, last_action, tuple(events))
-    return {
+    frame: dict[str, Any] = {
         "step": step,
-        "steps": len(record.actions),
+        "steps": total,
         "over": over,
         "you": seat,
         "settings": settings.to_dict(),
@@ -364,3 +372,13 @@ def replay_frame(
         "entry": entry_dict(entry, viewer, full=over),
         "hands": [list(hand) for hand in state.hands] if over else None,
     }
+    if step == total:
+        frame["moves"] = moves
+        frame["standings"] = standings(state, tallies)
+    return frame
+
+
+def _move(entry: Entry, viewer: int | None, over: bool) -> dict[str, Any]:
+    """One step of a move list: who acted and its events, as ``entry_dict`` redacts them."""
+    shown = entry_dict(entry, viewer, full=over)
+    return {"seat": shown["seat"], "events": shown["events"]}

@@ -68,6 +68,7 @@ __all__ = [
     "Table",
     "Tally",
     "clean_name",
+    "standings",
 ]
 
 NAME_LIMIT: Final = 24
@@ -359,32 +360,9 @@ class Table:
         )
 
     def standings(self) -> list[dict[str, Any]] | None:
-        """A finished game's final ranking, best first: the winner, then more chips, then
-        more sequences completed (ties keep seat order); each seat's chips by colour,
-        sequences completed, Blocks and steals. None while no game has ended."""
-        state = self.state
-        if state is None or not state.is_over:
-            return None
-        winner = state.result.winner if state.result is not None else None
-        order = sorted(
-            range(len(self.tallies)),
-            key=lambda seat: (
-                seat != winner,
-                -sum(state.chips[seat]),
-                -self.tallies[seat].completed,
-            ),
-        )
-        return [
-            {
-                "seat": seat,
-                "chips": list(state.chips[seat]),
-                "completed": self.tallies[seat].completed,
-                "blocks": self.tallies[seat].blocks,
-                "steals": self.tallies[seat].cards_stolen + self.tallies[seat].chips_stolen,
-                "winner": seat == winner,
-            }
-            for seat in order
-        ]
+        """A finished game's final ranking (see :func:`standings`); None while no game
+        has ended."""
+        return None if self.state is None else standings(self.state, self.tallies)
 
     def stale_reason(self, version: int, seat: int) -> str:  # noqa: PLR0911 - one per reason
         """What changed since ``version``, the last one a seat's client saw, in one word
@@ -543,6 +521,30 @@ def clean_name(name: str) -> str:
     if not clean or not clean.isprintable():
         raise Refusal("bad_request", "a display name of 1-24 printable characters is needed")
     return clean
+
+
+def standings(state: State, tallies: Sequence[Tally]) -> list[dict[str, Any]] | None:
+    """A finished game's final ranking, best first: the winner, then more chips, then
+    more sequences completed (ties keep seat order); each seat's chips by colour,
+    sequences completed, Blocks and steals. None while the game runs."""
+    if not state.is_over:
+        return None
+    winner = state.result.winner if state.result is not None else None
+    order = sorted(
+        range(len(tallies)),
+        key=lambda seat: (seat != winner, -sum(state.chips[seat]), -tallies[seat].completed),
+    )
+    return [
+        {
+            "seat": seat,
+            "chips": list(state.chips[seat]),
+            "completed": tallies[seat].completed,
+            "blocks": tallies[seat].blocks,
+            "steals": tallies[seat].cards_stolen + tallies[seat].chips_stolen,
+            "winner": seat == winner,
+        }
+        for seat in order
+    ]
 
 
 def _same_name(one: str, other: str) -> bool:

@@ -1,125 +1,319 @@
-// The replay page: step through a game. While it runs you see only what your seat
-// (or a spectator) could see; once it is over, every hand is shown. Every word comes
-// from the messages and every card fact from the catalog (#13).
+// The replay page: step through a game from its deal (#15). While it runs you see only
+// what your seat (or a spectator) could see; once it is over, every hand is shown. The
+// move list comes from the last step's frame (`moves`), each step's board from its own
+// frame, drawn with the live table's pieces (board.js). Every word comes from the
+// messages and every card fact from the catalog (#13).
 
-import { cardBack, cardElement, colourClass } from "./cards.js";
-import { h } from "./dom.js";
-import { eventMessage, line, pileName, refusalLine, seatLabel } from "./eventlog.js";
+import { chipsBox, decksRow, fillDiscard, miniHand, pileFace, pileNeed, renderDecks, showDirection, standingsTable, turnText } from "./board.js";
+import { cardElement, colourClass } from "./cards.js";
+import { h, svg } from "./dom.js";
+import { eventLine, pileName, refusalLine, seatLabel } from "./eventlog.js";
 import { loadWords, t } from "./messages.js";
+import { keyStep, moveLines, SPEEDS, stepDelay, turnsOf } from "./movelist.js";
 import { setUpPage } from "./pagewords.js";
 
 const parts = location.pathname.split("/");
 const tableId = decodeURIComponent(parts[2]);
 const game = Number(parts[3]);
 const token = localStorage.getItem(`sequence-stacks:token:${tableId}`);
-const slider = document.querySelector("#step");
-let names = [];
-let you = null;
-let total = 0;
+const SPEED_KEY = "sequence-stacks:replay-speed";
+const $ = (selector) => document.querySelector(selector);
+const slider = $("#step");
+
+const replay = {
+  names: [],
+  you: null,
+  total: 0,
+  moves: [],
+  step: 0, // the step shown
+  wanted: 0, // the step asked for last: a slower answer for another one is dropped
+  frames: new Map(), // step -> its frame, fetched once
+  playing: false,
+  speed: 1,
+  timer: null,
+};
+
+// --- names and data ------------------------------------------------------------------
 
 /** A seat's display name: the player's, else "Player N". */
 function seatName(seat) {
-  return names[seat] || t("seat.numbered", { number: seat + 1 });
+  return replay.names[seat] || t("seat.numbered", { number: seat + 1 });
 }
 
 /** A seat as the log names it: "Ann (you)" for your own. */
 function logName(seat) {
   const name = seatName(seat);
-  return seat === you ? t("seat.you_named", { name }) : name;
+  return seat === replay.you ? t("seat.you_named", { name }) : name;
 }
 
-async function load(step) {
+class Refused extends Error {
+  constructor(data) {
+    super(data.code);
+    this.data = data;
+  }
+}
+
+/** The frame of one step (null: the last one), fetched once. */
+async function frameAt(step) {
+  if (replay.frames.has(step)) return replay.frames.get(step);
   const query = step === null ? "" : `?step=${step}`;
   const headers = token ? { "x-seat-token": token } : {};
   const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/games/${game}${query}`, { headers });
   const data = await response.json();
-  if (!response.ok) {
-    document.querySelector("#replay-note").textContent = refusalLine(data, seatName);
+  if (!response.ok) throw new Refused(data);
+  replay.frames.set(data.step, data);
+  return data;
+}
+
+async function seatNames() {
+  const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}`);
+  return response.ok ? (await response.json()).seats.map((seat) => seatLabel(seat)) : [];
+}
+
+function showError(error) {
+  console.error(error);
+  $("#replay-note").textContent = error instanceof Refused ? refusalLine(error.data, seatName) : t("refused.bad_request");
+}
+
+// --- going to a step -----------------------------------------------------------------
+
+/** Show step `step` (kept within the game). */
+async function go(step) {
+  const to = Math.max(0, Math.min(replay.total, step));
+  replay.wanted = to;
+  let data;
+  try {
+    data = await frameAt(to);
+  } catch (error) {
+    pause();
+    showError(error);
     return;
   }
-  if (!names.length) {
-    const table = await (await fetch(`/api/tables/${encodeURIComponent(tableId)}`)).json();
-    names = table.seats.map((s) => seatLabel(s));
-  }
-  you = data.you;
-  total = data.steps;
-  slider.max = String(total);
-  slider.value = String(data.step);
-  document.querySelector("#replay-title").textContent = t("replay.title", { id: tableId.slice(0, 6), game });
-  document.querySelector("#replay-note").textContent = t(data.over
-    ? "replay.over"
-    : data.you === null ? "replay.running_spectator" : "replay.running_seat");
-  document.querySelector("#step-label").textContent = t("replay.step", { step: data.step, count: total });
+  if (replay.wanted !== to) return;
+  replay.step = to;
   render(data);
+}
+
+/** Go to a step the reader chose; autoplay, if on, goes on from there. */
+function jump(step) {
+  go(step).then(schedule);
+}
+
+function schedule() {
+  clearTimeout(replay.timer);
+  if (!replay.playing) return;
+  if (replay.step >= replay.total) {
+    pause();
+    return;
+  }
+  frameAt(replay.step + 1).catch(() => {}); // fetched while this step is shown
+  replay.timer = setTimeout(() => go(replay.step + 1).then(schedule), stepDelay(replay.speed));
+}
+
+function play() {
+  replay.playing = true;
+  showPlaying();
+  if (replay.step >= replay.total) jump(0);
+  else schedule();
+}
+
+function pause() {
+  replay.playing = false;
+  clearTimeout(replay.timer);
+  showPlaying();
+}
+
+function toggle() {
+  if (replay.playing) pause();
+  else play();
+}
+
+// --- rendering -------------------------------------------------------------------------
+
+// Control icons (24x24), drawn in the text colour: no font needs to have them.
+const ICONS = {
+  first: [["path", { d: "M6 5v14", stroke: "currentColor", "stroke-width": 2.6 }], ["path", { d: "M19 5 9 12l10 7z", fill: "currentColor" }]],
+  prev: [["path", { d: "M17 5 7 12l10 7z", fill: "currentColor" }]],
+  play: [["path", { d: "M8 5l11 7-11 7z", fill: "currentColor" }]],
+  pause: [["rect", { x: 6, y: 5, width: 4, height: 14, rx: 1, fill: "currentColor" }], ["rect", { x: 14, y: 5, width: 4, height: 14, rx: 1, fill: "currentColor" }]],
+  next: [["path", { d: "M7 5l10 7-10 7z", fill: "currentColor" }]],
+  last: [["path", { d: "M18 5v14", stroke: "currentColor", "stroke-width": 2.6 }], ["path", { d: "M5 5l10 7-10 7z", fill: "currentColor" }]],
+};
+
+function controlIcon(name) {
+  const shapes = ICONS[name].map(([tag, attrs]) => svg(tag, attrs));
+  return svg("svg", { viewBox: "0 0 24 24", width: 22, height: 22, "aria-hidden": "true", focusable: "false" }, ...shapes);
+}
+
+function showPlaying() {
+  const button = $("#play");
+  const label = t(replay.playing ? "page.replay.pause" : "page.replay.play");
+  button.replaceChildren(controlIcon(replay.playing ? "pause" : "play"));
+  button.setAttribute("aria-label", label);
+  button.title = label;
+  button.setAttribute("aria-pressed", String(replay.playing));
 }
 
 function render(data) {
   const view = data.view;
-  const events = document.querySelector("#step-events");
-  events.replaceChildren();
-  for (const event of data.entry.events) {
-    const found = eventMessage(event);
-    if (found) events.append(h("li", {}, line(found, logName)));
-  }
+  slider.value = String(data.step);
+  $("#step-label").textContent = t("replay.step", { step: data.step, count: replay.total });
+  // At either end its buttons are dimmed, not disabled: a disabled button drops the focus.
+  for (const id of ["first", "prev"]) $(`#${id}`).classList.toggle("at-end", data.step === 0);
+  for (const id of ["next", "last"]) $(`#${id}`).classList.toggle("at-end", data.step >= replay.total);
+  $("#turn .text").textContent = turnText(view, null, logName);
+  showDirection($("#direction"), view.direction);
+  $("#skips").hidden = !view.pending_skips;
+  $("#skips").textContent = t("table.skips_pending", { count: view.pending_skips });
+  const lines = data.entry.events.map((event) => eventLine(event, logName)).filter(Boolean);
+  $("#step-events").replaceChildren(...lines.map((text) => h("li", {}, text)));
+  renderDecks(view);
+  renderPiles(view);
+  renderSeats(data);
+  const standings = data.standings ?? [];
+  $("#result").hidden = !standings.length;
+  $("#result .standings").replaceChildren(...standingsTable(standings, logName));
+  markMove(data.step);
+  history.replaceState(null, "", `#${data.step}`);
+}
+
+function renderPiles(view) {
   const per = view.settings.piles_per_colour;
-  const piles = document.querySelector("#replay-piles");
-  piles.replaceChildren();
-  view.piles.forEach((cards, slot) => {
-    const colour = Math.floor(slot / per);
-    const box = document.createElement("div");
-    box.className = `pile ${colourClass(colour)}`;
-    const stack = document.createElement("div");
-    stack.className = "stack";
-    cards.forEach((card, i) => {
-      const el = cardElement(card, { small: true });
-      el.style.setProperty("--i", i);
-      stack.append(el);
-    });
-    if (!cards.length) stack.append(h("span", { class: "slot-empty" }, t("table.pile_empty")));
-    const caption = h("div", { class: "caption" },
-      h("span", {}, pileName(colour, slot % per)),
-      h("span", { class: "count" }, t("table.pile_count", { count: cards.length })));
-    box.append(stack, caption);
-    piles.append(box);
+  const piles = view.piles.map((cards, slot) => {
+    const [colour, index] = [Math.floor(slot / per), slot % per];
+    const label = t("table.pile_label", { pile: pileName(colour, index), count: cards.length });
+    const box = h("div", { class: `pile ${colourClass(colour)}`, role: "group", "aria-label": label });
+    if (view.phase === "block_window" && view.window_pile === slot) box.classList.add("completed");
+    box.append(...pileFace(cards, colour, index, t("table.pile_empty")), h("div", { class: "need" }, pileNeed(cards.length)));
+    return box;
   });
-  const seats = document.querySelector("#replay-seats");
-  seats.replaceChildren();
-  view.hand_sizes.forEach((size, seat) => {
-    const panel = document.createElement("section");
-    panel.className = "seat" + (view.current === seat ? " current" : "");
-    const header = h("header", {},
-      h("b", { class: "name" }, seatName(seat)),
-      h("span", { class: "chip blue" }, view.chips[seat][0]),
-      h("span", { class: "chip red" }, view.chips[seat][1]));
-    const hand = document.createElement("div");
-    hand.className = "hand small";
+  $("#replay-piles").replaceChildren(...piles);
+}
+
+function renderSeats(data) {
+  const view = data.view;
+  const panels = view.hand_sizes.map((size, seat) => {
+    const panel = h("section", { class: "seat" });
+    if (seat === replay.you) panel.classList.add("me");
+    if (!view.result && view.phase === "playing" && view.current === seat) panel.classList.add("current");
+    if (view.phase === "block_window" && view.window_pending.includes(seat)) panel.classList.add("asked");
+    const winner = view.result?.winner === seat;
+    panel.append(h("header", {}, h("b", { class: "name" }, logName(seat)), winner ? h("span", { class: "badge winner-badge" }, t("table.winner")) : null));
+    const pile = view.discards[seat];
+    const discard = h("div", {
+      class: "discard",
+      "aria-label": seat === replay.you
+        ? t("table.discard_label.own", { count: pile.length })
+        : t("table.discard_label", { player: seatName(seat), count: pile.length }),
+    });
+    fillDiscard(discard, pile);
+    panel.append(h("div", { class: "seat-row" }, miniHand(size), discard, chipsBox(view.chips[seat])));
     const cards = data.hands ? data.hands[seat] : seat === data.you ? view.hand : null;
-    if (cards) cards.forEach((card) => hand.append(cardElement(card, { small: true })));
-    else for (let i = 0; i < size; i++) hand.append(cardBack());
-    const discard = document.createElement("div");
-    discard.className = "hand small";
-    view.discards[seat].forEach((card) => discard.append(cardElement(card, { small: true })));
-    panel.append(header, hand);
-    if (view.discards[seat].length) {
-      panel.append(h("div", { class: "muted" }, t("replay.discard_pile")), discard);
+    if (cards?.length) {
+      const hand = h("div", { class: "hand small", "aria-label": t("replay.hand", { player: logName(seat) }) });
+      hand.append(...cards.map((card) => cardElement(card, { small: true })));
+      panel.append(hand);
     }
-    seats.append(panel);
+    return panel;
+  });
+  $("#replay-seats").replaceChildren(...panels);
+}
+
+// --- the move list ---------------------------------------------------------------------
+
+function buildMoves() {
+  const groups = turnsOf(replay.moves).map((group) => {
+    const head = group.turn ? t("log.TurnStarted", { turn: group.turn, player: logName(group.seat) }) : t("replay.deal");
+    return h("li", { class: "turn-group" }, h("div", { class: "turn-head" }, head), h("ol", {}, ...group.steps.map(moveButton)));
+  });
+  $("#moves").replaceChildren(...groups);
+}
+
+function moveButton(step) {
+  const lines = moveLines(replay.moves[step], logName);
+  if (!lines.length) lines.push(t("replay.step", { step, count: replay.total }));
+  const button = h("button", { type: "button", class: "move", "data-step": step }, ...lines.map((text) => h("span", { class: "line" }, text)));
+  button.addEventListener("click", () => jump(step));
+  return h("li", {}, button);
+}
+
+/** Highlight the move shown and scroll the list (only the list) to it. */
+function markMove(step) {
+  const list = $("#moves");
+  for (const old of list.querySelectorAll(".move.current")) {
+    old.classList.remove("current");
+    old.removeAttribute("aria-current");
+  }
+  const shown = list.querySelector(`.move[data-step="${step}"]`);
+  if (!shown) return;
+  shown.classList.add("current");
+  shown.setAttribute("aria-current", "step");
+  const top = shown.offsetTop;
+  const bottom = top + shown.offsetHeight;
+  if (top < list.scrollTop || bottom > list.scrollTop + list.clientHeight) {
+    list.scrollTop = Math.max(0, top - (list.clientHeight - shown.offsetHeight) / 2);
+  }
+}
+
+// --- controls --------------------------------------------------------------------------
+
+function setUpControls() {
+  $(".felt").prepend(decksRow());
+  for (const name of ["first", "prev", "next", "last"]) $(`#${name}`).replaceChildren(controlIcon(name));
+  showPlaying();
+  const speed = $("#speed");
+  const stored = Number(localStorage.getItem(SPEED_KEY));
+  replay.speed = SPEEDS.includes(stored) ? stored : 1;
+  speed.replaceChildren(...SPEEDS.map((value) => h("option", { value, selected: value === replay.speed }, t("replay.speed", { speed: value }))));
+  speed.value = String(replay.speed);
+  speed.addEventListener("change", () => {
+    replay.speed = Number(speed.value);
+    localStorage.setItem(SPEED_KEY, speed.value);
+    schedule();
+  });
+  slider.addEventListener("input", () => jump(Number(slider.value)));
+  $("#first").addEventListener("click", () => jump(0));
+  $("#prev").addEventListener("click", () => jump(replay.wanted - 1));
+  $("#next").addEventListener("click", () => jump(replay.wanted + 1));
+  $("#last").addEventListener("click", () => jump(replay.total));
+  $("#play").addEventListener("click", toggle);
+  document.addEventListener("keydown", (event) => {
+    if (event.target.closest?.("input, textarea, select") || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === " ") {
+      event.preventDefault(); // no page scroll, no click of a focused button
+      toggle();
+      return;
+    }
+    const to = keyStep(event.key, replay.wanted, replay.total); // from the step on its way
+    if (to === null) return;
+    event.preventDefault();
+    jump(to);
   });
 }
 
-const go = (step) => load(Math.max(0, Math.min(total, step)));
-slider.addEventListener("input", () => go(Number(slider.value)));
-document.querySelector("#first").addEventListener("click", () => go(0));
-document.querySelector("#prev").addEventListener("click", () => go(Number(slider.value) - 1));
-document.querySelector("#next").addEventListener("click", () => go(Number(slider.value) + 1));
-document.querySelector("#last").addEventListener("click", () => go(total));
-document.addEventListener("keydown", (event) => {
-  if (event.key === "ArrowRight") go(Number(slider.value) + 1);
-  if (event.key === "ArrowLeft") go(Number(slider.value) - 1);
-});
+async function start() {
+  setUpControls();
+  let end;
+  try {
+    [end, replay.names] = await Promise.all([frameAt(null), seatNames()]);
+  } catch (error) {
+    showError(error);
+    return;
+  }
+  replay.you = end.you;
+  replay.total = end.steps;
+  replay.moves = end.moves;
+  slider.max = String(end.steps);
+  $("#replay-title").textContent = t("replay.title", { id: tableId.slice(0, 6), game });
+  $("#replay-note").textContent = t(end.over ? "replay.over" : end.you === null ? "replay.running_spectator" : "replay.running_seat");
+  buildMoves();
+  const asked = /^#(\d+)$/.exec(location.hash);
+  await go(asked ? Number(asked[1]) : 0);
+}
+
 loadWords()
   .catch((error) => console.error(`the messages or the catalog did not load: ${error}`))
   .finally(() => {
     setUpPage();
-    load(null);
+    start();
   });

@@ -4,10 +4,11 @@
 // (`action_table`: type, kind, source, pile, victim, colour), and every word a player
 // reads is a message (#13).
 
-import { cardBack, cardElement, colourClass, icon } from "./cards.js";
+import { chipsBox, decksRow, fillDiscard, miniHand, pileFace, renderDecks, resultText, showDirection, standingsTable, turnText } from "./board.js";
+import { cardElement, colourClass } from "./cards.js";
 import { h, svg } from "./dom.js";
 import { botName, coloured, entryMessage, eventMessage, kindInfo, kindName, kindOf, line, pileName, refusalLine, seatLabel } from "./eventlog.js";
-import { formatNumber, loadWords, t } from "./messages.js";
+import { loadWords, t } from "./messages.js";
 import { TableSocket } from "./net.js";
 import { setUpPage } from "./pagewords.js";
 import { muted, play, setMuted } from "./sounds.js";
@@ -311,9 +312,9 @@ function renderLobby() {
   const result = $("#result");
   if (table.status === "over" && table.result) {
     result.hidden = false;
-    result.querySelector(".text").textContent = resultText(table.result);
+    result.querySelector(".text").textContent = resultText(table.result, ui.you, seatName);
     result.querySelector("a").href = `/replay/${encodeURIComponent(tableId)}/${table.game}`;
-    result.querySelector(".standings").replaceChildren(...standingsTable(table.standings ?? []));
+    result.querySelector(".standings").replaceChildren(...standingsTable(table.standings ?? [], logName));
   } else {
     result.hidden = true;
   }
@@ -349,44 +350,6 @@ function renderLobby() {
     list.append(row);
   });
   box.querySelector(".empty-note").hidden = !seated;
-}
-
-/**
- * A finished game's standings (#15), best first as the server ranks them: place, name,
- * chips by colour, sequences completed, Blocks that worked and steals. Built from data
- * with textContent only.
- */
-function standingsTable(rows) {
-  if (!rows.length) return [];
-  const heads = ["place", "player", "chips", "sequences", "blocks", "steals"];
-  const head = h("tr", {}, ...heads.map((key) => h("th", { scope: "col" }, t(`table.standings.${key}`))));
-  const body = rows.map((row, place) => {
-    const chips = h(
-      "td",
-      { class: "chips", "aria-label": t("table.chips_label", { blue: row.chips[0], red: row.chips[1] }) },
-      h("span", { class: "chip blue" }, formatNumber(row.chips[0])),
-      h("span", { class: "chip red" }, formatNumber(row.chips[1])),
-    );
-    const tr = h(
-      "tr",
-      {},
-      h("td", {}, formatNumber(place + 1)),
-      h("th", { scope: "row" }, logName(row.seat)),
-      chips,
-      h("td", {}, formatNumber(row.completed)),
-      h("td", {}, formatNumber(row.blocks)),
-      h("td", {}, formatNumber(row.steals)),
-    );
-    if (row.winner) tr.classList.add("winner");
-    return tr;
-  });
-  return [h("table", { class: "standings-table" }, h("caption", {}, t("table.standings")), h("thead", {}, head), h("tbody", {}, ...body))];
-}
-
-/** The end of a game in words: who won, or why nobody did. */
-function resultText(result) {
-  if (result.winner === null) return t("table.no_winner", { reason: t(`end.${result.reason}`) });
-  return result.winner === ui.you ? t("table.you_win") : t("table.wins", { player: seatName(result.winner) });
 }
 
 /** A seat's badge: its bot, whether its player is online, or empty. */
@@ -429,49 +392,18 @@ function renderBoard() {
       const name = pileName(colour, p);
       const label = t("table.pile_label", { pile: name, count: cards.length });
       slot.setAttribute("aria-label", targets.length ? t("table.play_here", { label }) : label);
-      const stack = document.createElement("div");
-      stack.className = "stack";
-      if (cards.length) {
-        cards.forEach((card, i) => {
-          const el = cardElement(card, { small: true });
-          el.style.setProperty("--i", i);
-          stack.append(el);
-        });
-      } else {
-        stack.append(h("span", { class: "slot-empty" }, t(targets.length ? "table.start_here" : "table.pile_empty")));
-      }
-      const caption = h("div", { class: "caption" },
-        h("span", {}, name), h("span", { class: "count" }, t("table.pile_count", { count: cards.length })));
-      slot.append(stack, caption);
+      slot.append(...pileFace(cards, colour, p, t(targets.length ? "table.start_here" : "table.pile_empty")));
       piles.append(slot);
     }
   }
-  const special = view.special;
-  $("#draw-count").textContent = view.draw_size;
-  $("#pool-count").textContent = view.pool.length;
-  const specialBox = $("#special-top");
-  specialBox.replaceChildren(special.length ? cardElement(special[special.length - 1], { small: true }) : emptyCard());
-  $("#special-count").textContent = special.length;
+  renderDecks(view);
   const turn = $("#turn");
-  const current = view.current;
-  const phase = view.phase;
-  let text;
-  if (view.result) text = resultText(view.result);
-  else if (phase === "block_window") text = t("table.waiting_for_blocks", { player: boardName(view.window_completer) });
-  else text = current === ui.you ? t("table.your_turn") : t("table.turn_of", { player: boardName(current) });
-  turn.querySelector(".text").textContent = text;
-  turn.dataset.mine = String(current === ui.you && phase === "playing" && !view.result);
-  $("#direction").replaceChildren(icon("reverse", 16), " ", t(view.direction > 0 ? "table.clockwise" : "table.anticlockwise"));
-  $("#direction").dataset.dir = view.direction;
+  turn.querySelector(".text").textContent = turnText(view, ui.you, boardName);
+  turn.dataset.mine = String(view.current === ui.you && view.phase === "playing" && !view.result);
+  showDirection($("#direction"), view.direction);
   $("#skips").hidden = !view.pending_skips;
   $("#skips").textContent = t("table.skips_pending", { count: view.pending_skips });
   $("#turn-timer").hidden = !ui.timer || ui.timer.kind !== "turn";
-}
-
-function emptyCard() {
-  const el = document.createElement("div");
-  el.className = "card small ghost";
-  return el;
 }
 
 /** The pile a Block window is about: a slot of the view's piles, as [colour, index]. */
@@ -591,18 +523,8 @@ function renderSeats() {
       h("b", { class: "name" }, boardName(index)),
       h("span", { class: "badge" }, seatBadge(seat))));
     if (view) {
-      const chips = view.chips[index];
       const row = document.createElement("div");
       row.className = "seat-row";
-      const handBox = document.createElement("div");
-      handBox.className = "mini-hand";
-      handBox.title = t("table.hand_size", { count: view.hand_sizes[index] });
-      for (let i = 0; i < view.hand_sizes[index]; i++) handBox.append(cardBack());
-      handBox.append(h("span", { class: "count" }, view.hand_sizes[index]));
-      const chipBox = document.createElement("div");
-      chipBox.className = "chips";
-      chipBox.setAttribute("aria-label", t("table.chips_label", { blue: chips[0], red: chips[1] }));
-      chipBox.append(h("span", { class: "chip blue" }, chips[0]), h("span", { class: "chip red" }, chips[1]));
       const discard = document.createElement("button");
       discard.type = "button";
       discard.className = "discard";
@@ -620,10 +542,8 @@ function renderSeats() {
       }
       const label = index === ui.you ? t("table.discard_label.own", { count: pile.length }) : t("table.discard_label", { player: seatName(index), count: pile.length });
       discard.setAttribute("aria-label", label);
-      discard.append(pile.length ? cardElement(pile[pile.length - 1], { small: true }) : emptyCard());
-      discard.append(h("span", { class: "count" }, pile.length));
-      discard.title = pile.length ? pile.map((card) => kindName(kindOf(card))).join(t("list.separator")) : t("table.empty_discard");
-      row.append(handBox, discard, chipBox);
+      fillDiscard(discard, pile);
+      row.append(miniHand(view.hand_sizes[index]), discard, chipsBox(view.chips[index]));
       panel.append(row);
       if (view.phase === "block_window" && view.window_pending.includes(index)) {
         panel.append(h("div", { class: "asked-note" }, t("table.deciding"), h("span", { "data-countdown": "" })));
@@ -739,5 +659,6 @@ loadWords()
   .catch((error) => console.error(`the messages or the catalog did not load: ${error}`))
   .finally(() => {
     setUpPage();
+    $("#board .felt").prepend(decksRow());
     socket.connect(localStorage.getItem(tokenKey));
   });
