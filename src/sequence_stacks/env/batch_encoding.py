@@ -247,7 +247,7 @@ class BatchEncoder:
         return np.concatenate(
             (
                 lengths.reshape(games, self._list_count),
-                np.fromiter(map(len, found.hands), np.int64, games * count).reshape(games, -1),
+                np.frombuffer(bytes(map(len, found.hands)), np.uint8).reshape(games, -1),
                 np.fromiter(chips, np.int64, games * 2 * count).reshape(games, -1),
                 np.fromiter(found.ints, np.int64, games * _INT_FIELDS).reshape(games, -1),
             ),
@@ -281,15 +281,15 @@ class BatchEncoder:
         seen = np.einsum("kzj->kj", zones) - zones[:, 4]  # einsum: 3x faster than sum
         out[:, stop : stop + KIND_COUNT] = self._copies - seen
 
-    def _known_positions(self, known: list[list[int]], sizes: bytes, seats: IntArray) -> list[int]:
+    def _known_positions(self, known: list[list[int]], sizes: bytes, seats: IntArray) -> IntArray:
         """Where each known card (R25) is counted: game row, the holder's row, kind."""
-        count = self._count
-        positions: list[int] = []
-        for flat_index in np.flatnonzero(np.frombuffer(sizes, np.uint8)).tolist():
-            game, holder = divmod(flat_index, count)
-            base = game * self.size + KIND_COUNT * (4 + self._rel_rows[seats[game]][holder])
-            positions += [base + CARD_KIND[card] for card in known[flat_index]]
-        return positions
+        held = np.flatnonzero(np.frombuffer(sizes, np.uint8))
+        cards = bytes(functools.reduce(operator.iadd, [known[i] for i in held.tolist()], []))
+        games, holders = np.divmod(held, self._count)
+        rows = self.size * games + KIND_COUNT * (4 + self._rel[seats[games], holders])
+        index = np.repeat(rows, np.frombuffer(sizes, np.uint8)[held])
+        index += np.frombuffer(cards.translate(self._kind_bytes), np.uint8)
+        return index
 
     def _scalars(self, seats: IntArray, numbers: IntArray, out: FloatArray) -> None:
         games = len(seats)
