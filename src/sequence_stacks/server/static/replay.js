@@ -27,7 +27,7 @@ const replay = {
   moves: [],
   step: 0, // the step shown
   wanted: 0, // the step asked for last: a slower answer for another one is dropped
-  frames: new Map(), // step -> its frame, fetched once
+  frames: new Map(), // step -> the promise of its frame
   playing: false,
   speed: 1,
   timer: null,
@@ -53,15 +53,22 @@ class Refused extends Error {
   }
 }
 
-/** The frame of one step (null: the last one), fetched once. */
-async function frameAt(step) {
-  if (replay.frames.has(step)) return replay.frames.get(step);
+/** The frame of one step (null: the last one), fetched once (a request under way is shared). */
+function frameAt(step) {
+  if (!replay.frames.has(step)) {
+    const loading = fetchFrame(step);
+    replay.frames.set(step, loading);
+    loading.then((data) => replay.frames.set(data.step, loading), () => replay.frames.delete(step));
+  }
+  return replay.frames.get(step);
+}
+
+async function fetchFrame(step) {
   const query = step === null ? "" : `?step=${step}`;
   const headers = token ? { "x-seat-token": token } : {};
   const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/games/${game}${query}`, { headers });
   const data = await response.json();
   if (!response.ok) throw new Refused(data);
-  replay.frames.set(data.step, data);
   return data;
 }
 
