@@ -9,6 +9,8 @@ counts (draw pile, played actions, set aside, each pile's cards and the number i
 next, each seat's hand size, discard pile and chips by colour) are the replay API's view
 of that step. Nothing is wider than the screen, every control is at least 44 px, and
 no icon is a character a font may lack. Screenshots: artifacts/replay-<size>-*.png.
+The replay of a game still running shows a spectator no hand and no dealt card, and a
+seat its own hand and deal only.
 """
 
 from __future__ import annotations
@@ -301,3 +303,39 @@ def test_the_replay_opens_at_the_deal_and_steps_by_list_keys_and_autoplay(
         assert not replay.errors, replay.errors
     finally:
         replay.context.close()
+
+
+def test_a_running_game_s_replay_shows_the_asker_only_what_they_may_see(
+    server: ServerProcess, browser: Browser
+) -> None:
+    """A spectator sees no hand and no dealt card; a seat sees its own, and only those."""
+    table = PythonTable(server, SHORT_GAME, ["Ann", "Bob", "Cyd"])
+    try:
+        table.seats[0].command("start")
+        for _ in range(6):
+            table.settle()
+            view = table.seats[0].view
+            assert view is not None
+            if view["phase"] == "block_window":
+                break
+            seat = table.seats[view["current"]]
+            seat.command("act", action=_choose(seat.legal(), table.rng))
+        table.settle()
+        for token, hands in ((None, 0), (table.tokens[0], 1)):
+            replay = Replay(browser, server, table.table_id, "desktop")
+            if token is not None:
+                key = f"sequence-stacks:token:{table.table_id}"
+                replay.context.add_init_script(f"localStorage.setItem({key!r}, {token!r})")
+            try:
+                replay.open()
+                note = "you see only your own hand" if token else "you see what a spectator sees"
+                assert note in replay.page.inner_text("#replay-note")
+                assert replay.page.locator("#replay-seats .hand").count() == hands
+                deal = replay.page.locator('#moves .move[data-step="0"] .line').all_inner_texts()
+                shown = [line.startswith("Ann") and ":" in line for line in deal]
+                assert shown == [token is not None, False, False], deal
+                assert not replay.errors, replay.errors
+            finally:
+                replay.context.close()
+    finally:
+        table.close()
