@@ -8,6 +8,9 @@ on with :func:`apply` (pure) or :func:`apply_in_place` (fast). Seats see
 
 from __future__ import annotations
 
+import copyreg
+import typing
+
 from .actions import (
     BLOCK_ID,
     DISCARD_BASE,
@@ -36,6 +39,7 @@ from .cards import (
     kind_rank,
     kind_text,
 )
+from .compiling import by_fields
 from .errors import (
     ILLEGAL_PARAMS,
     EngineError,
@@ -134,3 +138,8 @@ __all__ = [
     "resample",
     "validate_state",
 ]
+
+# The frozen records of a compiled engine pickle and copy by their fields (compiling.py);
+# the pure engine does the same, so both give the same copies.
+for _record in (View, *typing.get_args(Event)):
+    copyreg.pickle(_record, by_fields)

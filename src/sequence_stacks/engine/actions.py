@@ -23,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import functools
-from typing import Final
+from typing import Final, final
 
 from .cards import (
     COLOUR_LETTERS,
@@ -35,6 +35,7 @@ from .cards import (
     kind_from_text,
     kind_text,
 )
+from .compiling import given, python_class
 from .errors import IllegalActionError, IllegalCode, NotationError, shown
 
 __all__ = [
@@ -71,6 +72,7 @@ class ActionType(enum.IntEnum):
     STEAL_CHIP = 8
 
 
+@python_class  # it refuses badly typed fields itself (R37), see compiling.py
 @dataclasses.dataclass(frozen=True, slots=True)
 class Action:
     """One decision of one seat; always well formed (its fields fit its type).
@@ -97,7 +99,7 @@ class Action:
     colour: int | None = None
 
     def __post_init__(self) -> None:
-        kind: object = self.kind  # built by callers that may not be type-checked
+        kind = given(self, "kind")  # built by callers that may not be type-checked
         if type(kind) is int and 0 <= kind < KIND_COUNT:  # a kind's index: the kind itself
             object.__setattr__(self, "kind", Kind(kind))
         problem = _shape_problem(self)
@@ -164,15 +166,16 @@ def _shape_problem(action: Action) -> str | None:
 
 def _field_problem(action: Action) -> str | None:
     """Fields of the wrong type (hand-built actions from untyped callers)."""
-    fields: tuple[object, ...] = (action.type, action.kind, action.from_discard)
-    action_type, kind, from_discard = fields
+    action_type, kind, from_discard, *numbers = (
+        given(action, name) for name in ("type", "kind", "from_discard", "pile", "victim", "colour")
+    )
     if not isinstance(action_type, ActionType):
         return "its type is not an ActionType"
     if kind is not None and type(kind) is not Kind:
         return f"kind must be a card kind 0-{KIND_COUNT - 1}"
     if not isinstance(from_discard, bool):
         return "from_discard must be True or False"
-    if not all(v is None or _is_int(v) for v in (action.pile, action.victim, action.colour)):
+    if not all(v is None or _is_int(v) for v in numbers):
         return "pile, victim and colour are whole numbers or None"
     return None
 
@@ -221,8 +224,9 @@ _KIND_TYPES: Final = {
 }
 
 
-def parse_action(text: str) -> Action:
-    """Parse the notation of an action; raise NotationError (R37) if it is malformed."""
+def parse_action(text: object) -> Action:
+    """Parse the notation of an action; raise NotationError (R37) if it is malformed or
+    not text at all."""
     if not isinstance(text, str):
         raise NotationError(f"an action must be text, not {type(text).__name__}")
     cleaned = text.strip()
@@ -292,9 +296,7 @@ def _parse_colour(text: str) -> int:
     return COLOUR_LETTERS.index(letter)
 
 
-KindIds = list[tuple[int, ...]]
-
-
+@final
 class ActionSpace:
     """The fixed integer action space for a player count and piles per colour.
 
@@ -317,8 +319,6 @@ class ActionSpace:
         self.size = self.steal_chip_base + 4 * (player_count - 1)
         self._by_seat = tuple(self._table(seat) for seat in range(player_count))
         self._ids = tuple({action: index for index, action in enumerate(t)} for t in self._by_seat)
-        # Filled by the legality module: pile-length shape -> ids per kind (hand, top).
-        self.shape_cache: dict[tuple[int, ...], tuple[KindIds, KindIds]] = {}
 
     def _table(self, seat: int) -> tuple[Action, ...]:
         # PASS_ID, BLOCK_ID, END_ID, then DISCARD_BASE + kind.

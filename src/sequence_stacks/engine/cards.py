@@ -119,7 +119,9 @@ def _build_tables() -> tuple[tuple[int, ...], dict[int, tuple[int, ...]]]:
     return tuple(kinds), ids_by_action
 
 
-CARD_KIND, _ACTION_IDS = _build_tables()
+_TABLES: Final = _build_tables()
+CARD_KIND: Final = _TABLES[0]
+_ACTION_IDS: Final = _TABLES[1]
 CARD_COLOUR: Final = tuple(kind_colour(k) for k in CARD_KIND)
 CARD_RANK: Final = tuple(kind_rank(k) for k in CARD_KIND)
 

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from .actions import (
     BLOCK_ID,
     END_ID,
     PASS_ID,
     Action,
-    ActionSpace,
     ActionType,
-    KindIds,
     action_space,
 )
 from .cards import (
@@ -34,7 +33,7 @@ __all__ = [
     "check_play_phase",
     "chips_needed",
     "hand_has",
-    "legal_ids_for",
+    "legal_action_ids",
     "meets_win_condition",
     "opponents_in_turn_order",
 ]
@@ -73,12 +72,13 @@ def check_play_phase(state: State, seat: int, action: Action) -> None:
         _check_steal_chip(state, seat, action)
 
 
-def check_fields(action: object) -> None:
+def check_fields(action: object) -> Action:
     """Refuse anything that is not an Action (R37); an Action is always well formed."""
     if not isinstance(action, Action):
         raise IllegalActionError(
             "R37", f"{shown(action)} is not an action", code=IllegalCode.NOT_AN_ACTION
         )
+    return action
 
 
 def _check_pile_number(state: State, kind: int, pile: int | None) -> None:
@@ -229,53 +229,76 @@ def opponents_in_turn_order(state: State, seat: int) -> list[int]:
     return [(seat + state.direction * step) % count for step in range(1, count)]
 
 
-def legal_ids_for(state: State, seat: int) -> list[int]:
-    """Return the sorted ids of every legal action of ``seat`` now (R38)."""
+def legal_action_ids(state: State, seat: int) -> list[int]:
+    """Return the sorted ids of every legal action of ``seat`` now (empty if it may not
+    act, R38)."""
     if state.phase is BLOCK_WINDOW:
         if seat not in state.window_pending:
             return []
         return [PASS_ID, BLOCK_ID] if hand_has(state, seat, Kind.BLOCK) else [PASS_ID]
     if state.phase is not PLAYING or seat != state.current:
         return []
-    space = action_space(state.player_count, state.settings.piles_per_colour)
-    shape = tuple(map(len, state.piles))
-    cached = space.shape_cache.get(shape)
-    by_hand, by_top = cached if cached is not None else _ids_by_kind(space, shape)
+    piles = state.piles
+    shape = len(piles)  # the pile count, then each pile's length (0-5) in three bits
+    for pile in piles:
+        shape = shape << 3 | len(pile)
+    cached = _IDS_BY_SHAPE.get(shape)
+    by_hand, by_top = cached if cached is not None else _ids_by_kind(state, shape)
     hand = state.hands[seat]
     ids: list[int] = []
-    kinds = {CARD_KIND[card] for card in hand}
-    for kind in kinds:
-        ids.extend(by_hand[kind])
-    if _SCARD in kinds:
-        ids.extend(_steal_card_ids(state, seat, space.steal_card_base, 0))
-    if _SCHIP in kinds:
-        ids.extend(_steal_chip_ids(state, seat, space.steal_chip_base, 0))
+    kinds = 0  # bit k is set once the ids of kind k are in
+    for card in hand:
+        kind = CARD_KIND[card]
+        if not kinds >> kind & 1:
+            kinds |= 1 << kind
+            ids.extend(by_hand[kind])
     if not hand:
         ids.append(END_ID)
     discard = state.discards[seat]
     if discard:
         kind = CARD_KIND[discard[-1]]
         ids.extend(by_top[kind])
-        if kind == _SCARD:
-            ids.extend(_steal_card_ids(state, seat, space.steal_card_base, 1))
-        elif kind == _SCHIP:
-            ids.extend(_steal_chip_ids(state, seat, space.steal_chip_base, 1))
+        kinds |= 1 << (kind + KIND_COUNT)  # the top's kinds after the hand's
+    if kinds & _STEALS:
+        _add_steal_ids(state, seat, kinds, ids)
     ids.sort()
     return ids
 
 
-_SCARD = int(Kind.SCARD)
-_SCHIP = int(Kind.SCHIP)
+KindIds = list[tuple[int, ...]]
+# Kind bits of legal_action_ids: a steal card in the hand, or on top of the discard pile.
+_SCARD_IN_HAND: Final = 1 << Kind.SCARD
+_SCHIP_IN_HAND: Final = 1 << Kind.SCHIP
+_SCARD_ON_TOP: Final = 1 << (Kind.SCARD + KIND_COUNT)
+_SCHIP_ON_TOP: Final = 1 << (Kind.SCHIP + KIND_COUNT)
+_STEALS: Final = _SCARD_IN_HAND | _SCHIP_IN_HAND | _SCARD_ON_TOP | _SCHIP_ON_TOP
+# Shape of the pile lengths -> per kind, the ids needing no further check (hand, top).
+_IDS_BY_SHAPE: Final[dict[int, tuple[KindIds, KindIds]]] = {}
 
 
-def _ids_by_kind(space: ActionSpace, shape: tuple[int, ...]) -> tuple[KindIds, KindIds]:
+def _add_steal_ids(state: State, seat: int, kinds: int, ids: list[int]) -> None:
+    """Add the ids of the steal cards whose bits are set in ``kinds`` (R25, R28, R30)."""
+    space = action_space(state.player_count, state.settings.piles_per_colour)
+    if kinds & _SCARD_IN_HAND:
+        _add_steal_card_ids(state, seat, space.steal_card_base, 0, ids)
+    if kinds & _SCARD_ON_TOP:
+        _add_steal_card_ids(state, seat, space.steal_card_base, 1, ids)
+    if kinds & _SCHIP_IN_HAND:
+        _add_steal_chip_ids(state, seat, space.steal_chip_base, 0, ids)
+    if kinds & _SCHIP_ON_TOP:
+        _add_steal_chip_ids(state, seat, space.steal_chip_base, 1, ids)
+
+
+def _ids_by_kind(state: State, shape: int) -> tuple[KindIds, KindIds]:
     """For a shape of pile lengths: per kind, the ids needing no further check.
 
     The first list is for a card held in the hand (its discard id included), the second
-    for the same kind on top of the actor's discard pile. Cached on the action space,
-    since shapes are few.
+    for the same kind on top of the actor's discard pile. These ids depend on the pile
+    lengths and ``piles_per_colour`` only (not on the player count), so they are cached
+    by shape: shapes are few (at most 6^(2·piles_per_colour)).
     """
-    targets = _targets_by_kind(shape, space.piles_per_colour)
+    space = action_space(state.player_count, state.settings.piles_per_colour)
+    targets = _targets_by_kind(tuple(map(len, state.piles)), space.piles_per_colour)
     by_hand: KindIds = []
     by_top: KindIds = []
     for kind in range(KIND_COUNT):
@@ -289,7 +312,7 @@ def _ids_by_kind(space: ActionSpace, shape: tuple[int, ...]) -> tuple[KindIds, K
             elif kind == Kind.REV:
                 ids.append(space.reverse_base + offset)
             table.append(tuple(ids))
-    space.shape_cache[shape] = (by_hand, by_top)
+    _IDS_BY_SHAPE[shape] = (by_hand, by_top)
     return by_hand, by_top
 
 
@@ -311,22 +334,26 @@ def _targets_by_kind(shape: tuple[int, ...], per_colour: int) -> list[list[int]]
     return result
 
 
-def _steal_card_ids(state: State, seat: int, base: int, offset: int) -> list[int]:
+def _add_steal_card_ids(state: State, seat: int, base: int, offset: int, ids: list[int]) -> None:
+    """Add a Steal-a-Card's ids: one per opponent whose discard pile holds a card (R30)."""
     count = state.player_count
-    block = offset * (count - 1)
-    return [
-        base + block + step - 1 for step in range(1, count) if state.discards[(seat + step) % count]
-    ]
+    discards = state.discards
+    first = base + offset * (count - 1) - 1  # the id of victim offset 1 is first + 1
+    ids.extend([first + step for step in range(1, count) if discards[(seat + step) % count]])
 
 
-def _steal_chip_ids(state: State, seat: int, base: int, offset: int) -> list[int]:
+def _add_steal_chip_ids(state: State, seat: int, base: int, offset: int, ids: list[int]) -> None:
+    """Add a Steal-a-Chip's ids: per opponent, per colour it holds a chip of, unless
+    taking that chip would win the game and the settings forbid it (R28, R30)."""
     count = state.player_count
+    chips = state.chips
     can_win = state.settings.steal_chip_can_win
-    block = offset * (count - 1) * 2
-    return [
-        base + block + (step - 1) * 2 + colour
-        for step in range(1, count)
-        for colour in COLOURS
-        if state.chips[(seat + step) % count][colour]
-        and (can_win or not _would_win(state, seat, colour))
-    ]
+    blue_allowed = can_win or not _would_win(state, seat, 0)
+    red_allowed = can_win or not _would_win(state, seat, 1)
+    first = base + offset * (count - 1) * 2 - 2  # victim offset 1's blue chip is first + 2
+    for step in range(1, count):
+        pair = chips[(seat + step) % count]
+        if pair[0] and blue_allowed:
+            ids.append(first + step * 2)
+        if pair[1] and red_allowed:
+            ids.append(first + step * 2 + 1)

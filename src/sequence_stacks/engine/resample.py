@@ -6,6 +6,7 @@ import random
 
 from .cards import CARD_COUNT, deck_for
 from .errors import EngineError
+from .rng import shuffle_with
 from .settings import Settings
 from .state import AWAITING, BLOCK_WINDOW, PASSED, State
 from .view import View
@@ -50,7 +51,7 @@ def _redeal_hidden(state: State, seat: int, rng: random.Random) -> None:
     for card in state.draw:
         groups.setdefault(epochs[card], []).append(card)
     for cards in groups.values():
-        rng.shuffle(cards)
+        shuffle_with(rng, cards)  # as rng.shuffle does, on every Python version
     for other, hand in enumerate(state.hands):
         if other != seat:
             known = state.known[other]

@@ -15,19 +15,17 @@ __all__ = ["Seed", "seeded_shuffle", "shuffle_with"]
 Seed = int | str
 
 
-def _below(rng: random.Random, bound: int) -> int:
-    """Return a uniform integer in ``[0, bound)`` by rejection sampling."""
-    bits = bound.bit_length()
-    value = rng.getrandbits(bits)
-    while value >= bound:
-        value = rng.getrandbits(bits)
-    return value
-
-
 def shuffle_with(rng: random.Random, items: list[int]) -> None:
-    """Fisher-Yates shuffle ``items`` in place with ``rng``."""
+    """Fisher-Yates shuffle ``items`` in place with ``rng``: for each index from the
+    last down to 1, swap with a uniform index at most it, drawn by rejection sampling
+    from ``getrandbits`` (the permutation ``rng.shuffle`` gives on Python 3.11)."""
+    getrandbits = rng.getrandbits
     for index in range(len(items) - 1, 0, -1):
-        other = _below(rng, index + 1)
+        bound = index + 1
+        bits = bound.bit_length()
+        other = getrandbits(bits)
+        while other >= bound:
+            other = getrandbits(bits)
         items[index], items[other] = items[other], items[index]
 
 

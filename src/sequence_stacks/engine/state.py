@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from typing import Any, Final
+from typing import Any, Final, final
 
 from .cards import CARD_COUNT
+from .compiling import given, python_class
 from .rng import Seed
 from .settings import Settings
 
@@ -66,6 +67,7 @@ PASSED: Final = 0
 BLOCKED: Final = 1
 
 
+@python_class  # its reason may be given as text (read back from a record)
 @dataclasses.dataclass(frozen=True, slots=True)
 class Result:
     """How a game ended (R31, R33).
@@ -82,8 +84,9 @@ class Result:
     returns: tuple[float, ...]
 
     def __post_init__(self) -> None:
-        if type(self.reason) is not EndReason:  # raises ValueError for an unknown reason
-            object.__setattr__(self, "reason", EndReason(self.reason))
+        reason: Any = given(self, "reason")  # text when read back from a record
+        if type(reason) is not EndReason:  # raises ValueError for an unknown reason
+            object.__setattr__(self, "reason", EndReason(reason))
 
     @classmethod
     def of(cls, reason: EndReason, winner: int | None, player_count: int) -> Result:
@@ -99,6 +102,38 @@ class Result:
         return {"reason": self.reason.value, "winner": self.winner, "returns": list(self.returns)}
 
 
+# Every attribute of a State: its slots, what equality compares and a clone copies.
+_FIELDS: Final = (
+    "card_epoch",
+    "chips",
+    "current",
+    "direction",
+    "discards",
+    "draw",
+    "hands",
+    "known",
+    "pending_skips",
+    "phase",
+    "piles",
+    "player_count",
+    "pool",
+    "result",
+    "seed",
+    "settings",
+    "shuffle_count",
+    "special",
+    "stall_mask",
+    "supply",
+    "turn_actions",
+    "turn_count",
+    "window_answers",
+    "window_completer",
+    "window_pending",
+    "window_slot",
+)
+
+
+@final
 class State:
     """Every fact of a running game, hidden ones included.
 
@@ -109,34 +144,7 @@ class State:
     cards everyone knows are in seat ``s``'s hand (stolen from a discard pile, R25).
     """
 
-    __slots__ = (
-        "card_epoch",
-        "chips",
-        "current",
-        "direction",
-        "discards",
-        "draw",
-        "hands",
-        "known",
-        "pending_skips",
-        "phase",
-        "piles",
-        "player_count",
-        "pool",
-        "result",
-        "seed",
-        "settings",
-        "shuffle_count",
-        "special",
-        "stall_mask",
-        "supply",
-        "turn_actions",
-        "turn_count",
-        "window_answers",
-        "window_completer",
-        "window_pending",
-        "window_slot",
-    )
+    __slots__ = _FIELDS
 
     settings: Settings
     seed: Seed
@@ -168,7 +176,7 @@ class State:
     @classmethod
     def empty(cls, settings: Settings, seed: Seed) -> State:
         """Return a state with every zone empty (used by setup and by loaders)."""
-        state = cls.__new__(cls)
+        state = cls()
         count = settings.player_count
         supply = settings.chip_supply
         state.settings = settings
@@ -201,7 +209,7 @@ class State:
 
     def clone(self) -> State:
         """Return an independent copy (lists copied; cards and settings are immutable)."""
-        new = State.__new__(State)
+        new = State()
         new.settings = self.settings
         new.seed = self.seed
         new.shuffle_count = self.shuffle_count
@@ -233,7 +241,7 @@ class State:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
             return NotImplemented
-        return all(getattr(self, name) == getattr(other, name) for name in State.__slots__)
+        return all(getattr(self, name) == getattr(other, name) for name in _FIELDS)
 
     __hash__ = None  # type: ignore[assignment]  # mutable: not hashable
 

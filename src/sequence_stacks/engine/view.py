@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from .legality import legal_ids_for
+from .legality import legal_action_ids
 from .settings import Settings
 from .state import BLOCK_WINDOW, Phase, Result, State
 
@@ -118,7 +118,7 @@ def observe(state: State, seat: int | None) -> View:
         stall_mask=state.stall_mask,
         shuffle_count=state.shuffle_count,
         result=state.result,
-        legal_action_ids=() if seat is None else tuple(legal_ids_for(state, seat)),
+        legal_action_ids=() if seat is None else tuple(legal_action_ids(state, seat)),
     )
 
 
