@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from sequence_stacks import __version__
+from sequence_stacks import ENGINE_BUILD, __version__
 from sequence_stacks.server import add_serve_parser
 from sequence_stacks.tui import add_play_parser
 from sequence_stacks.tui.command import LANG_HELP
@@ -284,7 +284,10 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=_EPILOG,
         formatter_class=_formatter,
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    engine = ENGINE_BUILD.reason.replace("%", "%%")  # compiled or pure, and why
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {__version__}, engine: {engine}"
+    )
     commands = parser.add_subparsers(
         title="commands", metavar="COMMAND", dest="command", required=True
     )
