@@ -438,5 +438,7 @@ def test_batch_encoder_refuses_arrays_it_cannot_write_through() -> None:
         ValueError, match=r"observations must be a float32 array of shape \(2, 375\)"
     ):
         batch.encode([state, state], [0, 1], np.zeros((2, 375)), masks)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="one seat per state: 2 states, 1 seats"):
+        batch.encode([state, state], [0], np.zeros((2, 375), np.float32), masks)
     with pytest.raises(ValueError, match="masks must be a int8 array"):
         batch.encode([state, state], [0, 1], np.zeros((2, 375), np.float32), masks[:1])

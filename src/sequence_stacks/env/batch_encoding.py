@@ -65,6 +65,8 @@ class _Gathered:
 
 def _gather(states: Sequence[State], seats: Sequence[int]) -> _Gathered:
     """Collect, in one loop, everything of each state that its seat's view shows."""
+    if len(states) != len(seats):
+        raise ValueError(f"one seat per state: {len(states)} states, {len(seats)} seats")
     found = _Gathered([], [], [], [], [], [])
     lists, known, hands, chips, ints = (
         found.lists,
@@ -74,12 +76,13 @@ def _gather(states: Sequence[State], seats: Sequence[int]) -> _Gathered:
         found.ints,
     )
     playing = _PLAYING
-    for index, (state, seat) in enumerate(zip(states, seats, strict=True)):
-        lists += (state.hands[seat], state.pool, state.special, *state.piles, *state.discards)
+    # List displays, not tuples: a star in a list display builds no extra tuple.
+    for index, (state, seat) in enumerate(zip(states, seats)):  # noqa: B905 - checked above
+        lists += [state.hands[seat], state.pool, state.special, *state.piles, *state.discards]
         known += state.known
         hands += state.hands  # for their sizes only
         chips += state.chips
-        ints += (
+        ints += [
             len(state.draw),
             state.direction,
             state.pending_skips,
@@ -89,7 +92,7 @@ def _gather(states: Sequence[State], seats: Sequence[int]) -> _Gathered:
             state.current,
             state.stall_mask,
             *state.supply,
-        )
+        ]
         if state.phase is not playing:
             found.odd.append(index)
     return found
