@@ -681,6 +681,9 @@ def test_a_game_in_each_language(
         reader.check("replay", note == over, f"the note says {note!r}, not {over!r}")
         reader.screen("replay", "#step-events")
         _block_with_a_block_in_hand(reader)
+    except Exception as error:  # say what the page said before it went wrong
+        seen = "\n".join(dict.fromkeys(reader.problems)) or "none"
+        raise AssertionError(f"{error}\nthe page's problems so far: {seen}") from error
     finally:
         reader.context.close()
     assert not reader.problems, "\n".join(dict.fromkeys(reader.problems))
