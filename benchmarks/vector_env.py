@@ -21,6 +21,7 @@ from collections.abc import Callable
 import numpy as np
 
 from benchmarks import rl
+from sequence_stacks import ENGINE_BUILD
 from sequence_stacks.env import SequenceStacksVectorEnv
 from sequence_stacks.env.pettingzoo_env import raw_env
 
@@ -114,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         f"Python {sys.version.split()[0]}, {args.players} players, K = {args.envs}, "
         f"{args.steps:,} env steps per run, {'process CPU' if args.cpu else 'wall'} time"
     )
-    print("\n".join(report(figures, header)))
+    print("\n".join(report(figures, f"{header}\nengine: {ENGINE_BUILD.reason}")))
     return 0
 
 
