@@ -38,7 +38,10 @@ def test_each_command_has_help_with_examples(
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--version"]) == 0
-    assert capsys.readouterr().out.strip() == f"sequence-stacks {__version__}"
+    # The version, then which engine runs (compiled or pure Python, and why; #16).
+    out = capsys.readouterr().out.strip()
+    assert out.split(",")[0] == f"sequence-stacks {__version__}"
+    assert "engine" in out
 
 
 def test_a_command_is_required(capsys: pytest.CaptureFixture[str]) -> None:

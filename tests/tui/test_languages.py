@@ -30,7 +30,7 @@ from sequence_stacks.tui.command import choose_language
 from sequence_stacks.tui.plain import PlainGame
 from sequence_stacks.tui.screens import HelpScreen
 
-from .helpers import make_app, make_session, screen_text, settle
+from .helpers import make_app, make_session, screen_text, settle, wait_for
 
 SNAPSHOTS = Path(__file__).parent / "snapshots" / "lang"
 UPDATE = os.environ.get("UPDATE_TUI_SNAPSHOTS") == "1"
@@ -185,3 +185,38 @@ def test_play_help_explains_lang() -> None:
     assert "ko (한국어)" in text
     assert "LC_MESSAGES" in text
     assert "English" in text
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_the_summary_and_the_replay_fit_80x24(language: str, tmp_path: Path) -> None:
+    use_terminal_widths()
+    set_language(language)
+    session = make_session(players=2, humans=0, seed=9, options=["max_turns=12"])
+    app = make_app(session, tmp_path)
+    shots: list[str] = []
+
+    async def body() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            shots.append(screen_text(app))
+            await pilot.press("r")
+            await wait_for(pilot, lambda: type(app.screen).__name__ == "ReplayScreen")
+            await pilot.press("right", "right", "right")
+            await app.screen.wait_for_refresh()
+            await pilot.pause()
+            shots.append(screen_text(app))
+
+    asyncio.run(body())
+    summary, replay = shots
+    for text in shots:
+        lines = text.rstrip("\n").splitlines()
+        assert len(lines) <= SIZE[1]
+        assert all(cell_len(line) <= SIZE[0] for line in lines), language
+    assert render("term.key.replay") in summary.splitlines()[-1]
+    assert render("term.key.bot_speed") not in summary  # no bots left to hurry
+    footer = replay.rstrip("\n").splitlines()[-1].rstrip()
+    assert render("term.key.next") in footer
+    assert footer.endswith(render("term.key.help"))  # the last key is whole
+    assert render("term.status.replay", step=3, count=session.step_count) in replay
+    player = render("seat.numbered", number=1)
+    assert render("log.TurnStarted", turn=1, player=player) in replay  # the log, wide

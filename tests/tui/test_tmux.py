@@ -55,14 +55,11 @@ class Terminal:
         self.socket = f"sequence-stacks-test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
         env = {"TERM": "xterm-256color", "LANG": "C.UTF-8"}
         width, height = (str(n) for n in size)
-        options = [f"-e{key}={value}" for key, value in env.items()]
-        # The window gets its size before the command starts, so the command never
-        # sees (and races with) tmux's default 80x24.
-        self._tmux("new-session", "-d", "-s", "play", "-x", width, "-y", height, "cat")
-        self._tmux("resize-window", "-t", "play", "-x", width, "-y", height)
         self._tmux(
-            "respawn-pane", "-k", "-t", "play", "-c", str(cwd), *options, shlex.join(command)
-        )
+            "new-session", "-d", "-s", "play", "-x", width, "-y", height, "-c", str(cwd),
+            *(f"-e{key}={value}" for key, value in env.items()),
+            shlex.join(command),
+        )  # fmt: skip
 
     def _tmux(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
         return subprocess.run(

@@ -86,8 +86,6 @@ class PlayApp(App[int]):
         self.farewell = ""
         """What to print once the terminal is back (where a quit saved the game)."""
 
-    # --- layout -------------------------------------------------------------------
-
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
         with Container(id="table"):
@@ -469,15 +467,17 @@ class PlayApp(App[int]):
         return None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Offer a key (in the footer, and to press) only when it can do something now:
-        x and Esc once a card is picked, t with a discard top, e when ending the turn is
-        legal, + and - with bots at the table."""
+        """Offer a key (in the footer, and to press) only when it does something now: x
+        and Esc with a card picked, t with a discard top, e when ending is legal, + and -
+        with bots, s until the game ends."""
         if action not in CONTEXT_ACTIONS:
             return True
         view = self.view()
         free = self._is_my_turn() and self.selected is None
+        playing = not self.session.is_over  # then the summary has its own s
         return {
-            "speed": len(self.session.human_seats) < self.session.player_count,
+            "save": playing,
+            "speed": playing and len(self.session.human_seats) < self.session.player_count,
             "drop": self.selected is not None,
             "discard": any(t.action.type == ActionType.DISCARD for t in self._targets),
             "pick_top": free and any(source.from_discard for source in sources(view)),

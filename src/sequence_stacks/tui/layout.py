@@ -21,7 +21,7 @@ WIDE_SIZE: Final = (100, 32)
 """The smallest terminal (columns, rows) given the wide layout; smaller is compact."""
 
 # Keys whose footer entry shows only when they can do something now (check_action).
-CONTEXT_ACTIONS: Final = frozenset({"discard", "drop", "pick_top", "end_turn", "speed"})
+CONTEXT_ACTIONS: Final = frozenset({"discard", "drop", "pick_top", "end_turn", "speed", "save"})
 
 PLAY_CSS: Final = """
 #status { height: auto; max-height: 2; background: $boost; padding: 0 1; }
@@ -57,6 +57,12 @@ BlockScreen, HelpScreen, QuitScreen { align: center middle; }
 #replay-table { height: 1fr; }
 #replay-left { width: 64; }
 #replay-log { width: 1fr; height: 1fr; border: round $secondary; padding: 0 1; }
+#replay-status { height: auto; max-height: 2; background: $boost; padding: 0 1; }
+.-compact #replay-table { layout: vertical; }
+.-compact #replay-left { width: 100%; height: auto; }
+.-compact #replay-piles, .-compact #replay-players { border: none; padding: 0 1; }
+.-compact #replay-players { background: $boost; }
+.-compact #replay-log { width: 100%; min-height: 3; }
 """
 
 _BOT_SPEED: Final = Binding.Group("term.key.bot_speed", compact=True)

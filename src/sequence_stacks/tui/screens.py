@@ -23,7 +23,6 @@ from .widgets import (
     PilesPanel,
     PlayersPanel,
     StatusBar,
-    render_piles,
     render_players,
     render_status,
 )
@@ -244,7 +243,8 @@ class ReplayScreen(Screen[None]):
             with Vertical(id="replay-left"):
                 yield PilesPanel(id="replay-piles")
                 yield PlayersPanel(id="replay-players")
-            yield Static(id="replay-log")
+            with VerticalScroll(id="replay-log", can_focus=False):
+                yield Static()
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -271,7 +271,9 @@ class ReplayScreen(Screen[None]):
         self.query_one("#replay-status", StatusBar).update(
             render_status(view, self.names, extra=extra)
         )
-        self.query_one("#replay-piles", PilesPanel).update(render_piles(view))
+        self.query_one("#replay-piles", PilesPanel).show(view)
         self.query_one("#replay-players", PlayersPanel).update(render_players(view, self.names))
         lines = [line for _, step in self.steps[: self.index + 1] for line in step]
-        self.query_one("#replay-log", Static).update(Text("\n".join(lines[-40:])))
+        log = self.query_one("#replay-log", VerticalScroll)
+        log.query_one(Static).update(Text("\n".join(lines[-40:])))
+        log.scroll_end(animate=False)
