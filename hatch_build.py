@@ -115,8 +115,7 @@ def _compile(src: Path, modules: list[str], out: Path) -> tuple[list[Path], str 
     except (OSError, subprocess.TimeoutExpired) as error:
         return [], f"{type(error).__name__}: {error}"
     if done.returncode != 0:
-        lines = [line for line in (done.stderr + done.stdout).splitlines() if line.strip()]
-        return [], lines[-1].strip() if lines else f"exit status {done.returncode}"
+        return [], _failure(done.stderr + done.stdout) or f"exit status {done.returncode}"
     lib = out / "lib"
     built = sorted(path.relative_to(lib) for path in lib.rglob("*") if path.is_file())
     expected = {_module_name(path) for path in modules} | {SHARED_LIBRARY}
@@ -124,6 +123,14 @@ def _compile(src: Path, modules: list[str], out: Path) -> tuple[list[Path], str 
     if names != expected:
         return [], f"mypyc built {sorted(names)}, not {sorted(expected)}"
     return built, None
+
+
+def _failure(output: str) -> str:
+    """The line of a failed build that says what failed (its last error, if any)."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    errors = [line for line in lines if line.lower().startswith("error") or "Error:" in line]
+    line = (errors or lines or [""])[-1]
+    return line if len(line) <= 160 else line[:157] + "..."
 
 
 def _compiled_files(src: Path) -> list[Path]:
