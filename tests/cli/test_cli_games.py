@@ -7,11 +7,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from rich.cells import cell_len
 
 from sequence_stacks import __version__
 from sequence_stacks.cli import main
 from sequence_stacks.engine import OPTION_RULES, GameRecord
 from sequence_stacks.i18n import set_language, translation
+from sequence_stacks.tui.cells import use_terminal_widths
 
 _COMMANDS = ("watch", "selfplay", "replay", "legal", "apply", "new-position", "rules")
 
@@ -286,3 +288,17 @@ def test_serve_help_shows_every_default(capsys: pytest.CaptureFixture[str]) -> N
     ):
         assert "default" in helps[option], helps[option]
         assert default in helps[option], helps[option]
+
+
+def test_watch_in_hindi_draws_its_table_in_terminal_cells(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A Devanagari vowel sign such as U+093E takes a cell in a terminal (wcwidth, tmux);
+    # the chips table is laid out so, its borders in one column (#14).
+    out = _watch(capsys, "--lang", "hi")
+    set_language("en")
+    table = [line for line in out.splitlines() if line and line[0] in "┏┃┡│└"]
+    assert len(table) == 6
+    use_terminal_widths()  # measure as the terminal does (tests/tui/test_cells.py)
+    widths = {cell_len(line) for line in table}
+    assert len(widths) == 1, table
