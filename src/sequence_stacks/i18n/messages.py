@@ -263,6 +263,9 @@ _ALL: Final = (
     m("table.link_copied", "Link copied: send it to your friends."),
     m("table.seat_number", "{number}."),
     m("table.pile_count", "{count}/5"),
+    m("table.pile_next", "needs {rank}"),
+    m("table.pile_complete", "complete"),
+    m("table.wild_as", "wild as {rank}"),
     m("table.connected", "Connected"),
     m("table.connecting", "Connecting…"),
     m("table.reconnecting", "Reconnecting…"),
@@ -298,8 +301,6 @@ _ALL: Final = (
     # the move list, autoplay and the board's counts (#15)
     m("replay.deal", "The deal"),
     m("replay.speed", "{speed}×"),
-    m("replay.pile_next", "needs {rank}"),
-    m("replay.pile_complete", "complete"),
     m("replay.hand", "{player}'s hand"),
     # --- prompts and choices -----------------------------------------------------------
     m("prompt.block", "{player} completed {pile}. Block it?"),

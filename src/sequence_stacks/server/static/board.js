@@ -6,7 +6,7 @@
 
 import { cardBack, cardElement, icon } from "./cards.js";
 import { h } from "./dom.js";
-import { kindName, kindOf, pileName } from "./eventlog.js";
+import { kindInfo, kindName, kindOf, pileName } from "./eventlog.js";
 import { formatNumber, t } from "./messages.js";
 
 /** An empty card slot (an empty discard pile, no played action yet). */
@@ -39,6 +39,8 @@ export function pileFace(cards, colour, index, empty) {
   cards.forEach((card, i) => {
     const el = cardElement(card, { small: true });
     el.style.setProperty("--i", i);
+    // A wild stands for the number of its place in the pile (R16): shown on it (#15).
+    if (kindInfo(kindOf(card)).wild) el.append(h("span", { class: "stands-for", title: t("table.wild_as", { rank: i + 1 }) }, formatNumber(i + 1)));
     stack.append(el);
   });
   if (!cards.length) stack.append(h("span", { class: "slot-empty" }, empty));
@@ -53,7 +55,7 @@ const SEQUENCE_LENGTH = 5;
 /** What a pile of `count` cards needs next in words ("needs 3", "complete"); "" when empty. */
 export function pileNeed(count) {
   if (!count) return "";
-  return count >= SEQUENCE_LENGTH ? t("replay.pile_complete") : t("replay.pile_next", { rank: count + 1 });
+  return count >= SEQUENCE_LENGTH ? t("table.pile_complete") : t("table.pile_next", { rank: count + 1 });
 }
 
 /** A seat's hand as card backs (the style shows a few) and its size. */

@@ -39,6 +39,19 @@ const ICONS = {
   ],
 };
 
+// Each colour's shape, drawn on its cards so they read without colour too (#15): the
+// terminal's marks, a diamond for blue and a disc for red (by the catalog's index).
+const SUITS = [
+  ["path", { d: "M12 2.5 21 12l-9 9.5L3 12z", fill: "currentColor" }],
+  ["circle", { cx: 12, cy: 12, r: 9, fill: "currentColor" }],
+];
+
+/** A colour's shape as an SVG element (decoration: the card's name says its colour). */
+export function suit(colour, size = 12) {
+  const [tag, attrs] = SUITS[colour];
+  return svg("svg", { viewBox: "0 0 24 24", width: size, height: size, "aria-hidden": "true", class: "suit" }, svg(tag, attrs));
+}
+
 /** An icon as an SVG element. */
 export function icon(name, size = 24) {
   const shapes = ICONS[name].map(([tag, attrs]) => svg(tag, attrs));
@@ -62,6 +75,7 @@ export function cardElement(id, opts = {}) {
     );
   } else {
     el.classList.add(colourClass(info.colour));
+    el.append(suit(info.colour, opts.small ? 10 : 13));
     if (info.wild) {
       el.classList.add("wild");
       el.append(

@@ -4,7 +4,7 @@
 // (`action_table`: type, kind, source, pile, victim, colour), and every word a player
 // reads is a message (#13).
 
-import { chipsBox, decksRow, fillDiscard, miniHand, pileFace, renderDecks, resultText, showDirection, standingsTable, turnText } from "./board.js";
+import { chipsBox, decksRow, fillDiscard, miniHand, pileFace, pileNeed, renderDecks, resultText, showDirection, standingsTable, turnText } from "./board.js";
 import { cardElement, colourClass } from "./cards.js";
 import { h, svg } from "./dom.js";
 import { botName, coloured, entryMessage, eventMessage, kindInfo, kindName, kindOf, line, pileName, refusalLine, seatLabel } from "./eventlog.js";
@@ -392,7 +392,7 @@ function renderBoard() {
       const name = pileName(colour, p);
       const label = t("table.pile_label", { pile: name, count: cards.length });
       slot.setAttribute("aria-label", targets.length ? t("table.play_here", { label }) : label);
-      slot.append(...pileFace(cards, colour, p, t(targets.length ? "table.start_here" : "table.pile_empty")));
+      slot.append(...pileFace(cards, colour, p, t(targets.length ? "table.start_here" : "table.pile_empty")), h("span", { class: "need" }, pileNeed(cards.length)));
       piles.append(slot);
     }
   }
