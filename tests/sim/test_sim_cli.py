@@ -56,6 +56,13 @@ def test_simulate_sweeps_players_and_variants_then_reports(tmp_path: Path) -> No
     assert summary["games"] == 16
 
 
+def test_simulate_takes_o_for_an_option_like_every_game_command(tmp_path: Path) -> None:
+    out = tmp_path / "o.csv"
+    args = ["simulate", "--players", "2", "--bots", "random", "--games", "2"]
+    assert main([*args, "-o", "max_turns=40", "--workers", "1", "--quiet", "--out", str(out)]) == 0
+    assert {row["options"] for row in read_results(out)} == {json.dumps({"max_turns": 40})}
+
+
 def test_simulate_resume_plays_only_missing_games(tmp_path: Path) -> None:
     out = tmp_path / "r.csv"
     assert _simulate(out) == 0

@@ -182,9 +182,11 @@ def _add_report(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
         summary="statistics, plots and an HTML page from a results file",
         description=(
             "Read a results file of `simulate` and write into --out: report.html (one\n"
-            "self-contained page, plots embedded), the plots as PNGs and summary.json:\n"
-            "win rates with Wilson intervals per bot and seat, endings, game lengths,\n"
-            "chips and Blocks, action cards and winning, per config; OpenSkill ratings."
+            "self-contained, script-free page, figures embedded), the figures as PNGs\n"
+            "and summary.json: win rates with Wilson intervals per bot and seat, endings,\n"
+            "game lengths, chips and Blocks, action cards and winning, per config and per\n"
+            "player count (nothing pooled across player counts); OpenSkill ratings. Every\n"
+            "figure is titled, with its legend outside the data."
         ),
         examples=(
             "  sequence-stacks report results.csv --out report/\n"

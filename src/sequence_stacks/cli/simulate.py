@@ -85,6 +85,7 @@ def add_simulate_parser(parser: argparse.ArgumentParser, bot_list: object) -> No
     )
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="base seed (0)")
     parser.add_argument(
+        "-o",
         "--option",
         action="append",
         default=[],
