@@ -130,8 +130,8 @@ class BatchEncoder:
     def _prepare_zones(self, count: int, slots: int, rel: list[list[int]]) -> None:
         """Precompute, per observer seat, the kind-count zone of each gathered list."""
         # Card lists gathered per game, in absolute seat order: own hand, pool, special,
-        # each pile slot, the discard pile of each seat. (Known cards, nearly always
-        # none, are gathered apart: see _known_positions.)
+        # each pile slot, the discard pile of each seat. (Known cards, none in most
+        # games, are gathered apart: see _known_positions.)
         self._list_count = 3 + slots + count
         self._pile_lists = slice(3, 3 + slots)
         self._discard_lists = slice(3 + slots, 3 + slots + count)
