@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from sequence_stacks.engine import (
     CARD_KIND,
+    IllegalActionError,
     Phase,
     Settings,
     State,
@@ -340,6 +341,9 @@ def test_an_illegal_action_names_its_game_and_changes_nothing(running: Running) 
     assert err.value.seat == info["seat"][3]
     assert err.value.action_id == actions[3]
     assert err.value.rule_id.startswith("R")
+    assert isinstance(err.value.__cause__, IllegalActionError)
+    assert err.value.code == err.value.__cause__.code
+    assert err.value.rule_id == err.value.__cause__.rule_id
     _unchanged(vector, before, counts)
     # The env steps on as one that never saw the refused call.
     actions[3] = int(np.flatnonzero(info["action_mask"][3])[0])
@@ -356,8 +360,9 @@ def test_an_action_outside_the_space_names_its_game(running: Running, bad: int) 
     counts = list(vector.step_counts)
     actions = _random_actions(info["action_mask"], np.random.default_rng(0))
     actions[0] = bad
-    with pytest.raises(VectorActionError, match=f"^game 0 .*action id {bad} is outside"):
+    with pytest.raises(VectorActionError, match=f"^game 0 .*action id {bad} is outside") as err:
         vector.step(actions)
+    assert (err.value.rule_id, err.value.code) == ("R37", None)
     _unchanged(vector, before, counts)
 
 

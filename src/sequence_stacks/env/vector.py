@@ -36,6 +36,7 @@ import numpy.typing as npt
 
 from sequence_stacks.engine import (
     IllegalActionError,
+    IllegalCode,
     Settings,
     State,
     action_space,
@@ -63,14 +64,26 @@ class VectorActionError(ValueError):
         seat: the seat that game waits for.
         action_id: the refused action id.
         rule_id: the RULES.md id it breaks (``"R37"`` for an id outside the space).
+        code: the engine's refusal code (None for an id outside the space); the
+            engine's :class:`~sequence_stacks.engine.IllegalActionError` is the cause.
     """
 
-    def __init__(self, message: str, *, index: int, seat: int, action_id: int, rule_id: str):
+    def __init__(
+        self,
+        message: str,
+        *,
+        index: int,
+        seat: int,
+        action_id: int,
+        rule_id: str,
+        code: IllegalCode | None = None,
+    ) -> None:
         super().__init__(message)
         self.index = index
         self.seat = seat
         self.action_id = action_id
         self.rule_id = rule_id
+        self.code = code
 
 
 class SequenceStacksVectorEnv:
@@ -253,13 +266,16 @@ class SequenceStacksVectorEnv:
         try:
             check(self._states[index], seat, action)
         except IllegalActionError as error:
-            return VectorActionError(
+            refusal = VectorActionError(
                 f"{where}: action {action_id} ({action}) is illegal: {error}",
                 index=index,
                 seat=seat,
                 action_id=action_id,
                 rule_id=error.rule_id,
+                code=error.code,
             )
+            refusal.__cause__ = error
+            return refusal
         raise AssertionError(f"{where}: action {action_id} passes check but is not listed")
 
     def _restart(
