@@ -526,6 +526,14 @@ def _verdict(results: list[Result]) -> None:
             f"{100 * one.machine_busy:.0f}% / {100 * two.machine_busy:.0f}% busy "
             f"({one.cores} cores): {_bound(two)}"
         )
+        ours = sum(two.cpu_ms[k] for k in ("server", "postgres", "proxy", "clients"))
+        ceiling = two.cores * 1000 / ours
+        print(
+            f"  ceiling of this machine: {two.cores} cores / {ours:.2f} ms of CPU per action "
+            f"(servers, PostgreSQL, HAProxy and clients together, 2 workers) = "
+            f"{ceiling:.0f} actions/s = {ceiling / one.rate:.2f}x the 1-worker rate, "
+            "if nothing else ran"
+        )
     for key in ("lockstep", "jittered"):
         r = found.get(("pg2", key))
         if r:
