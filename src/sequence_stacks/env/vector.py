@@ -127,7 +127,7 @@ class SequenceStacksVectorEnv:
         self._tables = tuple(space.actions_of(seat) for seat in range(self.player_count))
         # With copy=False, rows [0, K) are the returned buffers and the rows after them
         # hold the final observations of the games that ended (P rows each).
-        rows = num_envs * (1 + self.player_count)
+        rows = 0 if copy else num_envs * (1 + self.player_count)
         self._buffer: FloatArray = np.zeros((rows, self.observation_size), np.float32)
         self._mask_buffer: MaskArray = np.zeros((rows, self.action_count), np.int8)
         self._states: list[State] = []
