@@ -49,7 +49,7 @@ def _encode(batch: BatchEncoder, states: list[State], seats: list[int]) -> Encod
 
 
 @pytest.mark.parametrize("player_count", PLAYER_COUNTS)
-@pytest.mark.parametrize("piles_per_colour", [1, 2, 3])
+@pytest.mark.parametrize("piles_per_colour", [1, 2, 3, 4])
 def test_batched_rows_equal_the_encoding_of_each_view(
     player_count: int, piles_per_colour: int
 ) -> None:
