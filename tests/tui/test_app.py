@@ -84,7 +84,7 @@ def test_main_screen_shows_the_table(tmp_path: Path) -> None:
                 "◆blue pile 1",
                 "●red pile 2",
                 "Draw pile",
-                "Pool 0",
+                "Set aside 0",
                 "Chip supply: ◆B 20  ●R 20",
                 "Player 1 (you)",  # seats count from 1 for people (#15)
                 "Player 3 (Greedy)",

@@ -56,7 +56,7 @@ def test_board_lines_say_everything_in_words() -> None:
         "Direction: left",
         "Pending skips: 0.",
         "Draw pile ",
-        "pool 0 cards",
+        "set aside 0 cards, played actions 0 cards.",
         "Chip supply: blue 20, red 20.",
         "  blue pile 1: empty",
         "  red pile 2: empty",

@@ -485,7 +485,8 @@ _ALL: Final = (
     m("term.piles.complete", "{count}/5, complete"),
     m("term.piles.needs", "{count}/5, needs {next}"),
     m("term.piles.empty", "(empty: starts with a 1 or a wild)"),
-    m("term.piles.sizes", "Draw pile {draw} · Pool {pool} · Special discards {special}"),
+    # The same names as the web table's (page.table.set_aside, page.table.played_actions).
+    m("term.piles.sizes", "Draw pile {draw} · Set aside {pool} · Played actions {special}"),
     m("term.supply", "Chip supply: {chips}"),
     m("term.supply.unlimited", "unlimited"),
     m("term.players.title", "PLAYERS"),
@@ -578,7 +579,7 @@ _ALL: Final = (
     m("term.plain.nobody", "nobody (the game is over)"),
     m("term.plain.direction", "Direction: {direction}. Pending skips: {count}."),
     mp("term.plain.cards", "{count} card", "{count} cards"),
-    m("term.plain.sizes", "Draw pile {draw}, pool {pool}, special discard pile {special}."),
+    m("term.plain.sizes", "Draw pile {draw}, set aside {pool}, played actions {special}."),
     m("term.plain.supply", "Chip supply: blue {blue}, red {red}."),
     m("term.plain.supply.unlimited", "Chip supply: unlimited."),
     m("term.plain.piles", "Sequence piles:"),
