@@ -302,6 +302,136 @@ _ALL: Final = (
     m("replay.deal", "The deal"),
     m("replay.speed", "{speed}×"),
     m("replay.hand", "{player}'s hand"),
+    # --- the tutorial ("Learn to play") and hints in practice games (#15) ----------------
+    # A lesson's words may name {player} (the next player, seat 2) and {other} (seat 3).
+    m("learn.start_pile.title", "Start a pile"),
+    m(
+        "learn.start_pile.goal",
+        "Every sequence starts with a 1. Choose your blue 1, then the empty blue pile that "
+        "lights up.",
+    ),
+    m(
+        "learn.start_pile.after",
+        "Well done! A new blue pile has started. It needs a blue 2 next (R15).",
+    ),
+    m("learn.next_number.title", "Play the next number"),
+    m(
+        "learn.next_number.goal",
+        "A pile grows one number at a time: 1, 2, 3, 4, 5. The blue pile has a 1. "
+        "Put your blue 2 on it.",
+    ),
+    m(
+        "learn.next_number.after",
+        "Now the pile has a 1 and a 2. Only a blue 3 or a blue wild can go on it next (R15).",
+    ),
+    m("learn.wild.title", "Wild cards"),
+    m(
+        "learn.wild.goal",
+        "You have no blue 3, but you have a blue wild. A wild can be any number the pile "
+        "needs. Put it on the blue pile.",
+    ),
+    m(
+        "learn.wild.after",
+        "The wild counts as the 3. A wild only goes on a pile of its own colour (R16).",
+    ),
+    m("learn.complete.title", "Complete a sequence"),
+    m(
+        "learn.complete.goal",
+        "The blue pile has four cards. Play your blue 5 on it to make it five long.",
+    ),
+    m(
+        "learn.complete.after",
+        "Five in a row! The others could have stopped it with a Block card, but nobody did. "
+        "The pile is set aside and you take a blue chip (R17).",
+    ),
+    m("learn.discard.title", "End your turn"),
+    m(
+        "learn.discard.goal",
+        "You may play as many cards as you like. To end your turn, put one card from your "
+        "hand on your own discard pile.",
+    ),
+    m(
+        "learn.discard.after",
+        "Your turn is over and {player} plays next. At the start of your next turn you "
+        "draw until you have five cards again (R13, R19).",
+    ),
+    m("learn.block.title", "Block!"),
+    m(
+        "learn.block.goal",
+        "{player} just completed a red sequence. You hold a Block card: press Block to stop "
+        "them taking the chip.",
+    ),
+    m(
+        "learn.block.after",
+        "Blocked! The red pile is set aside and nobody gets a chip. Your Block card is used "
+        "up (R29).",
+    ),
+    m("learn.skip.title", "Skip"),
+    m("learn.skip.goal", "Play your Skip card. The next player will miss a turn."),
+    m(
+        "learn.skip.after",
+        "When your turn ends, {player} is skipped and {other} plays next (R23, R26).",
+    ),
+    m("learn.reverse.title", "Reverse"),
+    m("learn.reverse.goal", "Play your Reverse card to turn the direction of play around."),
+    m(
+        "learn.reverse.after",
+        "Play goes the other way now: after you, {other} plays, not {player} (R24, R27).",
+    ),
+    m("learn.steal_card.title", "Steal-a-Card"),
+    m(
+        "learn.steal_card.goal",
+        "The top card of {player}'s discard pile is a blue 3, and the blue pile needs a 3. "
+        "Play Steal-a-Card to take it.",
+    ),
+    m(
+        "learn.steal_card.after",
+        "The blue 3 is in your hand now. You could play it on the blue pile (R25).",
+    ),
+    m("learn.steal_chip.title", "Steal-a-Chip"),
+    m(
+        "learn.steal_chip.goal",
+        "Play Steal-a-Chip to take one chip from another player. You choose whose chip and "
+        "its colour.",
+    ),
+    m(
+        "learn.steal_chip.after",
+        "The chip is yours now. But Steal-a-Chip can never take your winning chip (R28).",
+    ),
+    m("learn.win.title", "Win the game"),
+    m(
+        "learn.win.goal",
+        "To win you need five chips, at least two blue and two red. You have two of each. "
+        "Complete the red pile to take your fifth chip!",
+    ),
+    m(
+        "learn.win.after",
+        "You win! Five chips, at least two of each colour (R31). Now you know how to play.",
+    ),
+    m(
+        "learn.other_move",
+        "That move is allowed, but this step is about something else. Try again!",
+    ),
+    m("learn.what_happened", "What happened"),
+    m("learn.finished", "You finished the tutorial. Ready for a real game?"),
+    m("page.learn.title", "Sequence Stacks: learn to play"),
+    m("page.learn.heading", "Learn to play"),
+    m("page.learn.link", "Learn to play"),
+    m("page.learn.about", "New to the game? A short guided game shows you every rule."),
+    m("page.learn.lesson", "Lesson"),
+    m("page.learn.previous", "Previous step"),
+    m("page.learn.next", "Next step"),
+    m("page.learn.try_again", "Try again"),
+    m("page.learn.progress", "Step {step} of {count}"),
+    m("page.learn.play", "Play a real game"),
+    m("page.learn.loading", "Loading the lessons…"),
+    m("page.learn.unavailable", "The lessons could not be loaded; try again later."),
+    m("table.hint", "Hint"),
+    m("table.hint_title", "Show the move a bot would make (H)"),
+    m("table.hint_says", "Hint: {move}"),
+    m("table.hint_play", "{card}: {choice}"),
+    m("table.hint_practice_only", "Hints are only for games against bots."),
+    m("table.hint_not_now", "A hint is for when it is your move."),
     # --- prompts and choices -----------------------------------------------------------
     m("prompt.block", "{player} completed {pile}. Block it?"),
     m("prompt.block_title", "Spend a Block card"),

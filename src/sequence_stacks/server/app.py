@@ -29,7 +29,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from sequence_stacks.engine import Settings
+from sequence_stacks.engine import EngineError, IllegalActionError, Settings
 from sequence_stacks.engine.catalog import catalog
 from sequence_stacks.i18n import LANGUAGES, messages_json, negotiate
 from sequence_stacks.i18n.languages import from_accept_language
@@ -40,6 +40,7 @@ from .protocol import COMMAND_TYPES, decode, dumps, loads, refused_frame
 from .service import LISTING_PAGE, TableService
 from .storage import ListingCursor, Storage, StorageUnavailableError, open_storage
 from .table import Refusal
+from .tutorial import LESSONS, try_move, tutorial_dict
 
 __all__ = ["STATIC_DIR", "create_app"]
 
@@ -115,6 +116,7 @@ def create_app(
         Route("/", _page("index.html")),
         Route("/t/{table_id}", _table_page("table.html")),
         Route("/replay/{table_id}/{game:int}", _table_page("replay.html")),
+        Route("/learn", _page("tutorial.html")),
         Route("/api/health", _health),
         Route("/api/catalog", _catalog),
         Route("/api/messages", _messages),
@@ -126,6 +128,8 @@ def create_app(
         Route("/api/tables/{table_id}", _get_table),
         Route("/api/tables/{table_id}/seats", _sit, methods=["POST"]),
         Route("/api/tables/{table_id}/games/{game:int}", _replay),
+        Route("/api/tutorial", _tutorial),
+        Route("/api/tutorial/{lesson:int}", _tutorial_move, methods=["POST"]),
         WebSocketRoute("/ws/{table_id}", _socket),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]
@@ -403,6 +407,39 @@ async def _replay(request: Request) -> Response:
     except Refusal as refusal:
         return _error(refusal)
     return _json(data)
+
+
+async def _tutorial(request: Request) -> Response:
+    """The tutorial's lessons (#15): words' keys, rules and the learner's view of each
+    prepared position, and the learner's action table."""
+    return _cached(request, _TUTORIAL)
+
+
+async def _tutorial_move(request: Request) -> Response:
+    """``POST /api/tutorial/{lesson} {action_id}``: the lesson's position and the move,
+    applied by the engine (nothing stored): whether it was the awaited move, the events
+    and the view after it; an illegal move is refused as at a table, with its detail."""
+    index = request.path_params["lesson"]
+    try:
+        data = await _body(request)
+        action_id = data.get("action_id")
+        if not 0 <= index < len(LESSONS):
+            raise Refusal("not_found", f"there is no lesson {index}")
+        if not isinstance(action_id, int) or isinstance(action_id, bool):
+            raise Refusal("bad_request", "'action_id' is the id of an action of your seat")
+        tried = try_move(index, action_id)
+    except Refusal as refusal:
+        return _error(refusal)
+    except IllegalActionError as error:
+        body = {"code": "illegal", "reason": error.reason, "rule": error.rule_id}
+        detail = {"key": f"illegal.{error.code.value}", "args": dict(error.params)}
+        return _json(body | {"detail": detail}, status=400)
+    except (IndexError, ValueError, EngineError):
+        return _error(Refusal("bad_request", "'action_id' is the id of an action of your seat"))
+    return _json({"expected": tried.expected, "events": tried.events, "view": tried.view})
+
+
+_TUTORIAL: Final = _frozen(tutorial_dict())
 
 
 class _TokenBucket:
@@ -744,6 +781,8 @@ async def _dispatch(
             await service.command(table_id, connection, message)
         elif kind == "chat":
             await service.chat(table_id, connection, message["phrase"])
+        elif kind == "hint":
+            await service.hint(table_id, connection)
     except Refusal as refusal:
         connection.send(refused_frame(refusal, message.get("id"), -1))
         if refusal.code == "elsewhere":  # another worker owns the table: retry later

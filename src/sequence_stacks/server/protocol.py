@@ -39,6 +39,7 @@ __all__ = [
     "decode",
     "dumps",
     "entry_dict",
+    "hint_frame",
     "loads",
     "lobby_dict",
     "presence_frame",
@@ -52,7 +53,7 @@ __all__ = [
 
 # Messages that change a table: they carry a client id and the version the client saw.
 COMMAND_TYPES: Final = frozenset({"act", "add_bot", "remove_bot", "start", "leave"})
-CLIENT_TYPES: Final = COMMAND_TYPES | {"hello", "ping", "sync", "chat"}
+CLIENT_TYPES: Final = COMMAND_TYPES | {"hello", "ping", "sync", "chat", "hint"}
 # Quick chat (#15): a fixed set of phrases and emotes, each worded by every reader's
 # client in their own language (messages chat.<phrase>); no free text, so nothing to
 # moderate at a game for ages 7 and up.
@@ -258,6 +259,12 @@ def ack_frame(client_id: str, version: int, *, duplicate: bool = False) -> dict[
 def chat_frame(seat: int, phrase: str) -> dict[str, Any]:
     """A quick-chat phrase a seat said, for everyone at the table."""
     return {"type": "chat", "seat": seat, "phrase": phrase}
+
+
+def hint_frame(version: int, action_id: int) -> dict[str, Any]:
+    """A hint (#15), for the asking connection alone: the action id the heuristic bot
+    suggests for the asker's seat at table ``version``."""
+    return {"type": "hint", "version": version, "action_id": action_id}
 
 
 def presence_frame(connected: Sequence[bool]) -> dict[str, Any]:

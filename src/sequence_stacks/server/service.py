@@ -27,7 +27,14 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final, Protocol, assert_never
 
 from sequence_stacks.bots import BOT_NAMES
-from sequence_stacks.engine import Action, ActionType, Phase, Settings, SettingsError
+from sequence_stacks.engine import (
+    Action,
+    ActionType,
+    Phase,
+    Settings,
+    SettingsError,
+    action_space,
+)
 
 from .config import ServerSettings
 from .entries import (
@@ -37,11 +44,13 @@ from .entries import (
     TableStatus,
     encode,
 )
+from .hints import hint_bot
 from .protocol import (
     CHAT_PHRASES,
     ack_frame,
     chat_frame,
     dumps,
+    hint_frame,
     lobby_dict,
     presence_frame,
     refused_frame,
@@ -60,6 +69,7 @@ log = logging.getLogger("sequence_stacks.server")
 
 AUTOPILOT_LIMIT: Final = 100
 CHAT_GAP: Final = 2.0  # seconds between two quick-chat phrases of one seat
+HINT_GAP: Final = 3.0  # seconds between two hints of one seat
 UNAVAILABLE_RETRY: Final = 1.0  # seconds between a cut-off table's attempts to reload
 _UNAVAILABLE: Final = (
     "the game's database cannot be reached; nothing was done. Try again in a moment."
@@ -110,6 +120,8 @@ class _Runtime:
     broken: bool = False
     # When each seat last said something in the quick chat (clock seconds).
     chatted: dict[int, float] = dataclasses.field(default_factory=dict)
+    # When each seat last asked for a hint (clock seconds).
+    hinted: dict[int, float] = dataclasses.field(default_factory=dict)
 
     def connected(self) -> list[bool]:
         """Per seat, whether a connection holds it now."""
@@ -356,6 +368,34 @@ class TableService:
             text = dumps(chat_frame(seat, phrase))
             for listener in list(runtime.subscribers):
                 listener.send_text(text)
+
+    async def hint(self, table_id: str, subscriber: Subscriber) -> None:
+        """A hint (#15) for a seated player of a practice game (everyone else a bot)
+        whose decision it is: the heuristic bot's choice from that seat's own view,
+        sent to the asking connection alone; one every HINT_GAP seconds per seat."""
+        runtime = await self._runtime(table_id)
+        async with runtime.lock:
+            table = runtime.table
+            seat = table.seat_of(subscriber.token_hash)
+            if seat is None:
+                raise Refusal("not_seated", "only a seated player can ask for a hint")
+            others = [s.kind for index, s in enumerate(table.seats) if index != seat]
+            if any(kind != SeatKind.BOT for kind in others):
+                detail = {"key": "table.hint_practice_only", "args": {}}
+                raise Refusal("bad_request", "hints are for games against bots", detail=detail)
+            state = table.state
+            if state is None or state.is_over or seat not in state.deciders():
+                detail = {"key": "table.hint_not_now", "args": {}}
+                raise Refusal("bad_request", "a hint is for your own decision", detail=detail)
+            now = self.clock()
+            if now - runtime.hinted.get(seat, -math.inf) < HINT_GAP:
+                raise Refusal("rate_limited", f"one hint every {HINT_GAP:g} s")
+            runtime.hinted[seat] = now
+            version = table.version
+            future = self._thinker.submit(hint_bot(version), state, seat)
+        action = await asyncio.wrap_future(future)
+        space = action_space(state.player_count, state.settings.piles_per_colour)
+        subscriber.send(hint_frame(version, space.id_of(action, seat)))
 
     # --- commands (WebSocket) ----------------------------------------------------------
 

@@ -105,6 +105,9 @@ export class TableSocket {
       case "chat":
         this.handlers.chat?.(frame);
         break;
+      case "hint":
+        this.handlers.hint?.(frame);
+        break;
       default:
         break;
     }

@@ -13,6 +13,7 @@ import { TableSocket } from "./net.js";
 import { setUpPage } from "./pagewords.js";
 import { muted, play, setMuted } from "./sounds.js";
 import { chatButtons } from "./chat.js";
+import { actionWords, choiceLabel, pileColour } from "./choices.js";
 import { openHelp } from "./rules.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
@@ -60,6 +61,7 @@ const socket = new TableSocket(tableId, {
     ui.myTurn = isMyTurn();
   },
   update(frame) {
+    ui.hint = null;
     ui.table = frame.table;
     ui.view = frame.view;
     if (frame.op === "start") {
@@ -85,6 +87,10 @@ const socket = new TableSocket(tableId, {
   },
   refused(frame) {
     notify(refusalLine(frame, logName), "error");
+  },
+  hint(frame) {
+    // A hint answers the table as it was when asked: after a move it is stale.
+    if (frame.version === socket.version) showHint(frame.action_id);
   },
 });
 
@@ -240,9 +246,35 @@ function sourceActions(source) {
   });
 }
 
-/** The colour a played card's pile has: the card kind's own. */
-function pileColour(action) {
-  return kindInfo(action.kind).colour;
+// --- hints in practice games (#15) -------------------------------------------------------
+
+/** True at a practice table: you are seated and every other seat is a bot. */
+function isPractice() {
+  return ui.you !== null && Boolean(ui.table?.seats.every((seat, index) => index === ui.you || seat.kind === "bot"));
+}
+
+/** The hint button shows in a practice game while a decision is yours. */
+function renderHint() {
+  const deciding = Boolean(ui.view && !ui.view.result && legal().length);
+  $("#hint").hidden = !(isPractice() && deciding);
+}
+
+function askHint() {
+  if (!$("#hint").hidden) socket.send({ type: "hint" });
+}
+
+/** Show the suggested action: its card selected, its button marked, its words told. */
+function showHint(id) {
+  const found = legal().find((a) => a.id === id);
+  if (!found) return;
+  ui.hint = id;
+  if (found.from_discard) ui.selected = "top";
+  else if (found.kind !== null) {
+    ui.selected = `hand:${found.kind}`;
+    ui.selectedIndex = ui.view.hand.findIndex((card) => kindOf(card) === found.kind);
+  }
+  render();
+  notify(t("table.hint_says", { move: actionWords(found, boardName) }));
 }
 
 function act(id) {
@@ -270,6 +302,7 @@ function render() {
   renderSeats();
   renderLog();
   renderChat();
+  renderHint();
 }
 
 function renderHeader() {
@@ -424,6 +457,9 @@ function renderPrompt() {
   const blockButton = $("#answer-block");
   blockButton.disabled = !canBlock;
   blockButton.title = t(canBlock ? "prompt.block_title" : "prompt.no_block_title");
+  const hinted = ui.hint === null || ui.hint === undefined ? null : ui.fields?.[ui.hint]?.type;
+  blockButton.classList.toggle("hinted", hinted === "block");
+  $("#answer-pass").classList.toggle("hinted", hinted === "pass");
 }
 
 function renderHand() {
@@ -469,28 +505,11 @@ function select(source, index = -1) {
   render();
 }
 
-/** A choice button's words for one legal action of the selected card. */
-function choiceLabel(a) {
-  switch (a.type) {
-    case "discard":
-      return t("choice.discard", { card: kindName(a.kind) });
-    case "play":
-      if (a.pile === null) return t(coloured("choice.new_pile", pileColour(a)));
-      return t("choice.play_on", { pile: pileName(pileColour(a), a.pile) });
-    case "steal_card":
-      return t("choice.steal_card", { player: boardName(a.victim) });
-    case "steal_chip":
-      return t(coloured("choice.steal_chip", a.colour), { player: boardName(a.victim) });
-    default:
-      return t("choice.play", { card: kindName(a.kind) });
-  }
-}
-
 function renderChoices() {
   const bar = $("#choices");
   bar.replaceChildren();
   const end = legal().find((a) => a.type === "end");
-  if (end) bar.append(button(t("choice.end"), () => act(end.id), "primary"));
+  if (end) bar.append(button(t("choice.end"), () => act(end.id), end.id === ui.hint ? "primary hinted" : "primary"));
   if (!ui.selected) {
     const hint = document.createElement("span");
     hint.className = "muted";
@@ -500,7 +519,8 @@ function renderChoices() {
     return;
   }
   for (const a of sourceActions(ui.selected)) {
-    bar.append(button(choiceLabel(a), () => act(a.id), a.type === "discard" ? "discard" : "primary"));
+    const kind = a.type === "discard" ? "discard" : "primary";
+    bar.append(button(choiceLabel(a, boardName), () => act(a.id), a.id === ui.hint ? `${kind} hinted` : kind));
   }
   bar.append(button(t("choice.cancel"), () => select(null), "ghost"));
 }
@@ -628,6 +648,7 @@ $("#copy-link").addEventListener("click", async () => {
   }
 });
 
+$("#hint").addEventListener("click", askHint);
 const help = $("#help");
 $("#help-open").addEventListener("click", () => openHelp(help));
 help.querySelector(".close").addEventListener("click", () => help.close());
@@ -636,6 +657,7 @@ document.addEventListener("keydown", (event) => {
   if (event.target.closest("input, textarea, select") || event.ctrlKey || event.metaKey || event.altKey) return;
   const prompt = !$("#block-prompt").hidden;
   if (event.key === "?") openHelp(help);
+  else if (event.key.toLowerCase() === "h") askHint();
   else if (event.key === "Escape" && ui.selected) select(null);
   else if (prompt && event.key.toLowerCase() === "p") act(plainAction("pass"));
   else if (prompt && event.key.toLowerCase() === "b" && !$("#answer-block").disabled) act(plainAction("block"));

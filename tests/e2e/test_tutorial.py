@@ -1,0 +1,183 @@
+"""The tutorial, "Learn to play" (#15 item 1), in a real browser: reached from the lobby,
+completed lesson by lesson through the page itself (cards, piles, the Block prompt, the
+choices) at desktop and phone size in English and once in Korean, nothing wider than
+the screen, every tap target at least 44 px, no message missing; a move the lesson did
+not ask for is explained and can be tried again. Screenshots go to artifacts/."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from sequence_stacks.i18n import MESSAGES, translation
+
+from .conftest import ARTIFACTS, ServerProcess
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
+
+SIZES = {"desktop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
+SHOTS = {"start_pile", "wild", "complete", "block", "steal_card", "win"}
+
+# Every visible control of the lesson and the board that is smaller than 44 px.
+SMALL_TARGETS = """() => [...document.querySelectorAll(
+    ".lesson-buttons button, .lesson-buttons a, #choices button, #block-prompt button,"
+    + " #hand .card, .pile.target, .discard.target")]
+  .filter((el) => el.offsetParent !== null)
+  .map((el) => [el.id || el.className, el.getBoundingClientRect()])
+  .filter(([, box]) => box.height < 44 || box.width < 44)
+  .map(([name, box]) => `${name}: ${Math.round(box.width)}x${Math.round(box.height)}`)"""
+
+
+def _lessons(server: ServerProcess) -> list[dict[str, Any]]:
+    with urllib.request.urlopen(f"{server.url}/api/tutorial") as response:
+        lessons: list[dict[str, Any]] = json.load(response)["lessons"]
+        return lessons
+
+
+class Learner:
+    """One tutorial page at one size in one language, and what went wrong on it."""
+
+    def __init__(self, browser: Browser, server: ServerProcess, size: str, lang: str) -> None:
+        self.server, self.size, self.lang = server, size, lang
+        self.context = browser.new_context(viewport=SIZES[size], locale=lang)  # type: ignore[arg-type]
+        self.page: Page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.on(
+            "console",
+            lambda message: self.errors.append(message.text) if message.type == "error" else None,
+        )
+
+    def words(self, key: str, **args: Any) -> str:
+        return translation(self.lang).text(key, None).format_map(args)
+
+    def shot(self, name: str) -> None:
+        self.page.screenshot(path=str(ARTIFACTS / f"tutorial-{self.lang}-{self.size}-{name}.png"))
+
+    def wait(self, check: str, timeout: float = 15) -> None:
+        """Poll ``check`` (a JavaScript expression; the CSP forbids Playwright's eval)."""
+        deadline = time.monotonic() + timeout
+        while not self.page.evaluate(f"() => Boolean({check})"):
+            assert time.monotonic() < deadline, f"waited in vain for {check}"
+            self.page.wait_for_timeout(50)
+
+    def status(self) -> str:
+        status: str = self.page.evaluate("() => document.querySelector('#lesson').dataset.status")
+        return status
+
+    def fits(self, where: str) -> None:
+        width = self.page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= SIZES[self.size]["width"], f"{where}: the page is {width}px wide"
+        small = self.page.evaluate(SMALL_TARGETS)
+        assert not small, f"{where}: tap targets under 44 px: {small[:5]}"
+
+    def card(self, kind: str | None) -> None:
+        selector = (
+            "#hand .card:not(:disabled)" if kind is None else f'#hand .card[data-kind="{kind}"]'
+        )
+        self.page.locator(selector).first.click()
+
+    def move(self, lesson: dict[str, Any], *, other: bool = False) -> None:
+        """Make the lesson's awaited move through the page (``other``: a legal one it
+        did not ask for: a wild starting a pile of its own)."""
+        awaited = lesson["awaited"][0]
+        page = self.page
+        match awaited["type"]:
+            case "play":
+                self.card(awaited["kind"])
+                page.locator(".pile.target").nth(1 if other else 0).click()
+            case "discard":
+                self.card(None)
+                page.locator("#choices button.discard").first.click()
+            case "block":
+                page.locator("#answer-block").click()
+            case "steal_card":
+                self.card(awaited["kind"] or "SCARD")
+                page.locator(".discard.target").first.click()
+            case kind:
+                self.card({"skip": "SKIP", "reverse": "REV", "steal_chip": "SCHIP"}[kind])
+                page.locator("#choices button.primary").first.click()
+
+    def complete(self, lessons: list[dict[str, Any]]) -> None:
+        page = self.page
+        page.goto(f"{self.server.url}/?lang={self.lang}")
+        page.locator("#learn").click()
+        self.wait("document.querySelector('#lesson-title').textContent")
+        for index, lesson in enumerate(lessons):
+            key = lesson["key"]
+            progress = self.words("page.learn.progress", step=index + 1, count=len(lessons))
+            assert page.locator("#progress").text_content() == progress
+            assert page.locator("#lesson-title").text_content() == self.words(f"learn.{key}.title")
+            assert page.locator("#next").is_disabled()
+            self.fits(f"{key} (before)")
+            if key in SHOTS:
+                self.shot(f"{index + 1:02}-{key}")
+            if key == "wild":
+                # Another legal move is explained kindly, then the lesson starts again.
+                self.move(lesson, other=True)
+                self.wait("document.querySelector('#lesson').dataset.status === 'other'")
+                assert page.locator("#lesson-text").text_content() == self.words("learn.other_move")
+                if self.size == "desktop":
+                    self.shot(f"{index + 1:02}-{key}-other")
+                page.locator("#retry").click()
+                self.wait("document.querySelector('#lesson').dataset.status === 'try'")
+            self.move(lesson)
+            self.wait("document.querySelector('#lesson').dataset.status === 'done'")
+            assert page.locator("#events li").count() >= 1, key
+            self.fits(f"{key} (after)")
+            if key in SHOTS:
+                self.shot(f"{index + 1:02}-{key}-done")
+            if index + 1 < len(lessons):
+                page.keyboard.press("Enter")  # the focus is on "Next step"
+                following = self.words("page.learn.progress", step=index + 2, count=len(lessons))
+                self.wait(
+                    f"document.querySelector('#progress').textContent === {json.dumps(following)}"
+                )
+        assert page.locator("#play").is_visible()
+        assert page.locator("#turn .text").text_content() == self.words("table.you_win")
+        assert not self.errors, self.errors
+
+
+@pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("phone", "en"), ("phone", "ko")])
+def test_the_tutorial_is_completed_through_the_page(
+    browser: Browser, server: ServerProcess, size: str, lang: str
+) -> None:
+    learner = Learner(browser, server, size, lang)
+    try:
+        learner.complete(_lessons(server))
+    finally:
+        learner.context.close()
+
+
+def test_the_lessons_words_are_messages() -> None:
+    for key in ("page.learn.link", "page.learn.progress", "learn.other_move", "table.hint"):
+        assert key in MESSAGES
+
+
+def test_a_practice_game_offers_a_hint_that_marks_a_move(
+    browser: Browser, server: ServerProcess
+) -> None:
+    """'Play now' makes a game against bots: the Hint button asks, the page tells the
+    suggested move in words and marks its button (or selects its card)."""
+    learner = Learner(browser, server, "phone", "en")
+    page = learner.page
+    try:
+        page.goto(f"{server.url}/?lang=en")
+        page.fill("#play-now input[name=name]", "Mina")
+        page.click("#play-now button[type=submit]")
+        page.wait_for_selector("#hint:not([hidden])", timeout=15000)
+        page.click("#hint")
+        page.wait_for_selector("#notice:not([hidden])")
+        said = page.locator("#notice").text_content() or ""
+        assert said.startswith(learner.words("table.hint_says", move=""))
+        assert page.locator("button.hinted").count() == 1
+        learner.fits("hint")
+        learner.shot("hint")
+        assert not learner.errors, learner.errors
+    finally:
+        learner.context.close()
