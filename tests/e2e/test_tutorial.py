@@ -91,9 +91,14 @@ class Learner:
             case "play":
                 self.card(awaited["kind"])
                 page.locator(".pile.target").nth(1 if other else 0).click()
+            case "discard" if self.size == "desktop":
+                page.keyboard.press("1")  # the keys of the table: select a card, discard it
+                page.keyboard.press("d")
             case "discard":
                 self.card(None)
                 page.locator("#choices button.discard").first.click()
+            case "block" if self.size == "desktop":
+                page.keyboard.press("b")
             case "block":
                 page.locator("#answer-block").click()
             case "steal_card":
@@ -108,6 +113,11 @@ class Learner:
         page.goto(f"{self.server.url}/?lang={self.lang}")
         page.locator("#learn").click()
         self.wait("document.querySelector('#lesson-title').textContent")
+        # The rules open over the lesson and close again; the lesson is where it was.
+        page.keyboard.press("?")
+        self.wait("document.querySelector('#help').open")
+        page.keyboard.press("Escape")
+        self.wait("!document.querySelector('#help').open")
         for index, lesson in enumerate(lessons):
             key = lesson["key"]
             progress = self.words("page.learn.progress", step=index + 1, count=len(lessons))

@@ -12,6 +12,7 @@ import { h } from "./dom.js";
 import { eventLine, kindInfo, kindOf, pileName, refusalLine } from "./eventlog.js";
 import { loadWords, t } from "./messages.js";
 import { setUpPage } from "./pagewords.js";
+import { openHelp } from "./rules.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -313,10 +314,33 @@ function setUpControls() {
   $("#answer-block").addEventListener("click", () => act(plainAction("block")));
   $("#answer-pass").addEventListener("click", () => act(plainAction("pass")));
   $("#notice").addEventListener("click", () => ($("#notice").hidden = true));
+  const help = $("#help");
+  $("#help-open").addEventListener("click", () => openHelp(help));
+  help.querySelector(".close").addEventListener("click", () => help.close());
   document.addEventListener("keydown", (event) => {
-    if (event.target.closest?.("input, textarea, select") || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (event.key === "Escape" && tut.selected) select(null);
+    if (event.target.closest?.("input, textarea, select, dialog") || event.ctrlKey || event.metaKey || event.altKey) return;
+    onKey(event.key, help);
   });
+}
+
+/** The table's keys (page.help.keys): 1-9 select a card, D discards it, Esc clears the
+ * selection, B/P answer the Block prompt, ? opens the rules. */
+function onKey(key, help) {
+  const prompt = !$("#block-prompt").hidden;
+  if (key === "?") openHelp(help);
+  else if (key === "Escape" && tut.selected) select(null);
+  else if (prompt && key.toLowerCase() === "b") act(plainAction("block"));
+  else if (prompt && key.toLowerCase() === "p") act(plainAction("pass"));
+  else if (/^[1-9]$/.test(key)) {
+    const card = document.querySelectorAll("#hand .card")[Number(key) - 1];
+    if (card && !card.disabled) {
+      card.click();
+      document.querySelectorAll("#hand .card")[Number(key) - 1]?.focus();
+    }
+  } else if (key.toLowerCase() === "d" && tut.selected?.startsWith("hand:")) {
+    const discard = sourceActions(tut.selected).find((a) => a.type === "discard");
+    if (discard) act(discard.id);
+  }
 }
 
 async function start() {
