@@ -197,3 +197,37 @@ def test_quick_chat_reaches_another_player_in_their_own_language(
     ann.screenshot(path=str(ARTIFACTS / "e2e-chat-en-desktop.png"))
     for page in pages.values():
         page.context.close()
+
+
+# Counts the animations the page starts (Element.animate: the cards' travels).
+ANIMATION_COUNTER = """
+window.__animations = 0;
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (...args) {
+  window.__animations += 1;
+  return animate.apply(this, args);
+};
+"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_moves_are_animated_and_marked_unless_the_reader_asks_for_less_motion(
+    browser: Browser, quick_server: ServerProcess, motion: str
+) -> None:
+    context = browser.new_context(
+        viewport={"width": 1366, "height": 768},
+        reduced_motion=motion,  # type: ignore[arg-type]
+    )
+    context.add_init_script(ANIMATION_COUNTER)
+    page = context.new_page()
+    _play_now(page, quick_server)
+    # Moves come (the bot's, and Mina's made for her when her 3 s run out): each is marked.
+    _wait(page, "() => document.querySelectorAll('#log li').length > 8")
+    _wait(page, "() => document.querySelector('.card.last-move') !== null")
+    count = page.evaluate("window.__animations")
+    if motion == "reduce":
+        assert count == 0
+    else:
+        assert count > 0
+    page.screenshot(path=str(ARTIFACTS / f"e2e-last-move-{motion}.png"))
+    context.close()

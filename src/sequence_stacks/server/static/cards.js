@@ -65,6 +65,7 @@ export function cardElement(id, opts = {}) {
   const name = kindName(kind);
   const el = document.createElement(opts.button ? "button" : "div");
   el.className = "card";
+  el.dataset.card = id; // where it is, so a move can be animated (animate.js)
   if (opts.small) el.classList.add("small");
   if (info.action) {
     el.classList.add("action", `act-${info.key.toLowerCase()}`);

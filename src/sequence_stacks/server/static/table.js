@@ -13,6 +13,7 @@ import { TableSocket } from "./net.js";
 import { setUpPage } from "./pagewords.js";
 import { muted, play, setMuted } from "./sounds.js";
 import { chatButtons } from "./chat.js";
+import { animate, capture } from "./animate.js";
 import { actionWords, choiceLabel, pileColour } from "./choices.js";
 import { openHelp } from "./rules.js";
 
@@ -72,7 +73,9 @@ const socket = new TableSocket(tableId, {
     addLog(frame, { live: true });
     setTimer(frame.timer);
     if (ui.selected && !sourceActions(ui.selected).length) ui.selected = null;
+    const before = capture();
     render();
+    animate(before, frame.events ?? []);
     hear(frame);
   },
   presence(frame) {
@@ -153,6 +156,8 @@ function pushLine(text, kind) {
   ui.log.push({ line: text, kind, seq: ++ui.logSeq });
 }
 
+const NOTICED = new Set(["PileBlocked", "CardStolen", "ChipStolen", "SkipPlayed"]);
+
 function isMyTurn() {
   const view = ui.view;
   return Boolean(view && ui.you !== null && !view.result && view.phase === "playing" && view.current === ui.you);
@@ -164,6 +169,8 @@ function hear(frame) {
     if (event.type === "PileCompleted") play("complete");
     else if (event.type === "PileBlocked") play("block");
     else if (event.type === "GameEnded" && event.winner !== null && event.winner === ui.you) play("win");
+    // A Block that worked, a steal and a skip each get a short notice (#15).
+    if (NOTICED.has(event.type)) notify(line(eventMessage(event), logName), "event");
   }
   const mine = isMyTurn();
   if (mine && !ui.myTurn) {
@@ -414,6 +421,8 @@ function renderBoard() {
       const slot = document.createElement("button");
       slot.type = "button";
       slot.className = `pile ${colourClass(colour)}`;
+      // The pile a Block window asks about is outlined (#15).
+      if (view.phase === "block_window" && view.window_pile === colour * per + p) slot.classList.add("completed");
       const targets = selectedActions.filter((a) => a.type === "play" && pileColour(a) === colour
         && (a.pile === p || (a.pile === null && p === firstFree)));
       if (targets.length) {
@@ -535,6 +544,7 @@ function renderSeats() {
   ui.table.seats.forEach((seat, index) => {
     const panel = document.createElement("section");
     panel.className = "seat";
+    panel.dataset.seat = index;
     if (index === ui.you) panel.classList.add("me");
     if (view && !view.result && view.phase === "playing" && view.current === index) panel.classList.add("current");
     if (view && view.phase === "block_window" && view.window_pending.includes(index)) panel.classList.add("asked");
