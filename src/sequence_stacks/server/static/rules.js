@@ -7,9 +7,16 @@ import { t } from "./messages.js";
 
 const HEADINGS = { h1: "h2", h2: "h3", h3: "h4" };
 
+// A code run (an option's name and value, `two_player_reverses=false`) may break after
+// its _ = / . , rather than inside a word, which a phone would otherwise do (#14).
+function codeNode(text) {
+  const parts = text.split(/(?<=[_=/.,])/);
+  return h("code", {}, ...parts.flatMap((part, i) => (i ? [h("wbr"), part] : [part])));
+}
+
 function runs(list) {
   return list.map((run) => {
-    let node = run.code ? h("code", {}, run.text) : document.createTextNode(run.text);
+    let node = run.code ? codeNode(run.text) : document.createTextNode(run.text);
     if (run.bold) node = h("strong", {}, node);
     return node;
   });
