@@ -34,10 +34,11 @@ function centre(rect) {
   return { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
 }
 
-function travel(el, from, to) {
+// `el` (now at `to`) seen coming from `from`: from a card's old place at that card's
+// size, or (`scale` given) from a seat's panel at a fixed size.
+function travel(el, from, to, scale = from.width && to.width ? from.width / to.width : 1) {
   const a = centre(from);
   const b = centre(to);
-  const scale = from.width && to.width ? from.width / to.width : 1;
   return el.animate(
     [{ transform: `translate(${a.x - b.x}px, ${a.y - b.y}px) scale(${scale})` }, { transform: "none" }],
     { duration: DURATION, easing: EASING },
@@ -122,7 +123,7 @@ export function animate(before, events) {
       if (Math.abs(was.rect.left - now.rect.left) > 1 || Math.abs(was.rect.top - now.rect.top) > 1) runs.push(travel(now.el, was.rect, now.rect));
     } else if (played.has(id) || stolen.has(id)) {
       const from = seatBox(played.get(id) ?? stolen.get(id));
-      if (from) runs.push(travel(now.el, from.getBoundingClientRect(), now.rect));
+      if (from) runs.push(travel(now.el, from.getBoundingClientRect(), now.rect, 0.6));
     }
   }
   const pool = document.querySelector("#pool-count")?.closest(".deck") ?? document.querySelector("#pool-count");
