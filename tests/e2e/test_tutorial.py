@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import time
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +22,13 @@ from .conftest import ARTIFACTS, ServerProcess
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 
 SIZES = {"desktop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
+AXE = Path(__file__).resolve().parents[1] / "a11y" / "node_modules" / "axe-core" / "axe.min.js"
+# axe-core's serious and critical violations (the page's CSP does not govern DevTools).
+RUN_AXE = """
+async () => (await axe.run(document, { resultTypes: ["violations"] })).violations
+  .filter((v) => v.impact === "serious" || v.impact === "critical")
+  .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 4).join(", ")}`)
+"""
 SHOTS = {"start_pile", "wild", "complete", "block", "steal_card", "win"}
 
 # Every visible control of the lesson and the board that is smaller than 44 px.
@@ -42,9 +50,16 @@ def _lessons(server: ServerProcess) -> list[dict[str, Any]]:
 class Learner:
     """One tutorial page at one size in one language, and what went wrong on it."""
 
-    def __init__(self, browser: Browser, server: ServerProcess, size: str, lang: str) -> None:
+    def __init__(
+        self, browser: Browser, server: ServerProcess, size: str, lang: str, scheme: str = "light"
+    ) -> None:
         self.server, self.size, self.lang = server, size, lang
-        self.context = browser.new_context(viewport=SIZES[size], locale=lang)  # type: ignore[arg-type]
+        self.context = browser.new_context(
+            viewport=SIZES[size],  # type: ignore[arg-type]
+            locale=lang,
+            color_scheme=scheme,  # type: ignore[arg-type]
+        )
+        self.violations: list[str] = []
         self.page: Page = self.context.new_page()
         self.errors: list[str] = []
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
@@ -75,6 +90,14 @@ class Learner:
         assert width <= SIZES[self.size]["width"], f"{where}: the page is {width}px wide"
         small = self.page.evaluate(SMALL_TARGETS)
         assert not small, f"{where}: tap targets under 44 px: {small[:5]}"
+
+    def scan(self, where: str) -> None:
+        """axe-core over the page as it is now (when npm's axe-core is installed)."""
+        if not AXE.exists():
+            return
+        if not self.page.evaluate("() => typeof window.axe === 'object'"):
+            self.page.evaluate(AXE.read_text(encoding="utf-8"))
+        self.violations += [f"{where}: {found}" for found in self.page.evaluate(RUN_AXE)]
 
     def card(self, kind: str | None) -> None:
         selector = (
@@ -127,6 +150,7 @@ class Learner:
             self.fits(f"{key} (before)")
             if key in SHOTS:
                 self.shot(f"{index + 1:02}-{key}")
+                self.scan(f"{key} (before)")
             if key == "wild":
                 # Another legal move is explained kindly, then the lesson starts again.
                 self.move(lesson, other=True)
@@ -142,6 +166,7 @@ class Learner:
             self.fits(f"{key} (after)")
             if key in SHOTS:
                 self.shot(f"{index + 1:02}-{key}-done")
+                self.scan(f"{key} (after)")
             if index + 1 < len(lessons):
                 page.keyboard.press("Enter")  # the focus is on "Next step"
                 following = self.words("page.learn.progress", step=index + 2, count=len(lessons))
@@ -151,13 +176,17 @@ class Learner:
         assert page.locator("#play").is_visible()
         assert page.locator("#turn .text").text_content() == self.words("table.you_win")
         assert not self.errors, self.errors
+        assert not self.violations, "\n".join(self.violations)
 
 
-@pytest.mark.parametrize(("size", "lang"), [("desktop", "en"), ("phone", "en"), ("phone", "ko")])
+@pytest.mark.parametrize(
+    ("size", "lang", "scheme"),
+    [("desktop", "en", "dark"), ("phone", "en", "light"), ("phone", "ko", "dark")],
+)
 def test_the_tutorial_is_completed_through_the_page(
-    browser: Browser, server: ServerProcess, size: str, lang: str
+    browser: Browser, server: ServerProcess, size: str, lang: str, scheme: str
 ) -> None:
-    learner = Learner(browser, server, size, lang)
+    learner = Learner(browser, server, size, lang, scheme)
     try:
         learner.complete(_lessons(server))
     finally:

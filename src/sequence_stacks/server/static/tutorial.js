@@ -290,8 +290,10 @@ function renderSeats() {
     const label = seat === you()
       ? t("table.discard_label.own", { count: pile.length })
       : t("table.discard_label", { player: boardName(seat), count: pile.length });
-    discard.setAttribute("aria-label", label);
-    fillDiscard(discard, pile);
+    // Named by a hidden sentence, the top card and count beside it (WCAG 2.5.3).
+    const face = h("span", { class: "discard-face", "aria-hidden": "true" });
+    fillDiscard(face, pile);
+    discard.append(h("span", { class: "sr-only" }, label), face);
     panel.append(h("div", { class: "seat-row" }, miniHand(size), discard, chipsBox(view.chips[seat])));
     return panel;
   });
