@@ -134,6 +134,8 @@ class Learner:
     def complete(self, lessons: list[dict[str, Any]]) -> None:
         page = self.page
         page.goto(f"{self.server.url}/?lang={self.lang}")
+        page.wait_for_selector("#learn")
+        self.shot("00-lobby")
         page.locator("#learn").click()
         self.wait("document.querySelector('#lesson-title').textContent")
         # The rules open over the lesson and close again; the lesson is where it was.

@@ -29,7 +29,6 @@ from sequence_stacks.engine import (
     State,
     action_space,
     apply,
-    check,
     deck_for,
     event_for,
     event_to_dict,
@@ -258,7 +257,6 @@ def try_move(index: int, action_id: int) -> Tried:
     state = lesson_state(index)
     space = action_space(state.player_count, state.settings.piles_per_colour)
     action = space.action(action_id, LEARNER)
-    check(state, LEARNER, action)
     state, events = apply(state, LEARNER, action)
     seen = list(events)
     while state.phase == Phase.BLOCK_WINDOW and LEARNER not in state.window_pending:

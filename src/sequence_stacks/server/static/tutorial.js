@@ -5,7 +5,7 @@
 // events, the view after it and whether it was the move the lesson asked for. The board
 // is drawn with the live table's pieces (board.js, cards.js); every word is a message.
 
-import { chipsBox, decksRow, fillDiscard, miniHand, pileFace, renderDecks, showDirection, turnText } from "./board.js";
+import { chipsBox, decksRow, fillDiscard, miniHand, pileFace, pileNeed, renderDecks, showDirection, turnText } from "./board.js";
 import { cardElement, colourClass } from "./cards.js";
 import { choiceLabel, pileColour } from "./choices.js";
 import { h } from "./dom.js";
@@ -195,7 +195,8 @@ function renderPiles() {
         box.disabled = true;
       }
       if (view.phase === "block_window" && view.window_pile === slot) box.classList.add("completed");
-      const face = h("span", { class: "pile-face", "aria-hidden": "true" }, ...pileFace(cards, colour, p, t(targets.length ? "table.start_here" : "table.pile_empty")));
+      const empty = t(targets.length ? "table.start_here" : "table.pile_empty");
+      const face = h("span", { class: "pile-face", "aria-hidden": "true" }, ...pileFace(cards, colour, p, empty), h("span", { class: "need" }, pileNeed(cards.length)));
       box.append(h("span", { class: "sr-only" }, targets.length ? t("table.play_here", { label }) : label), face);
       piles.push(box);
     }
