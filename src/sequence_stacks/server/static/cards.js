@@ -58,7 +58,11 @@ export function icon(name, size = 24) {
   return svg("svg", { viewBox: "0 0 24 24", width: size, height: size, "aria-hidden": "true" }, ...shapes);
 }
 
-/** A card element; `opts.small` for piles and discards, `opts.button` for choosable cards. */
+/**
+ * A card element; `opts.small` for piles and discards, `opts.button` for choosable cards.
+ * The corners' marks are drawn by the style (`data-corner`): the words a card shows are
+ * then part of its name, "3" of "blue 3" (WCAG 2.5.3, label in name; #15).
+ */
 export function cardElement(id, opts = {}) {
   const kind = kindOf(id);
   const info = kindInfo(kind);
@@ -80,15 +84,15 @@ export function cardElement(id, opts = {}) {
     if (info.wild) {
       el.classList.add("wild");
       el.append(
-        h("span", { class: "corner" }, t("card.wild_corner")),
+        h("span", { class: "corner", "data-corner": t("card.wild_corner") }),
         h("span", { class: "face" }, icon("wild", opts.small ? 26 : 38)),
         h("span", { class: "label" }, t("card.wild_short")),
       );
     } else {
       el.append(
-        h("span", { class: "corner" }, info.rank),
+        h("span", { class: "corner", "data-corner": info.rank }),
         h("span", { class: "face num" }, info.rank),
-        h("span", { class: "corner br" }, info.rank),
+        h("span", { class: "corner br", "data-corner": info.rank }),
       );
     }
   }

@@ -14,6 +14,7 @@ import { setUpPage } from "./pagewords.js";
 import { muted, play, setMuted } from "./sounds.js";
 import { chatButtons } from "./chat.js";
 import { animate, capture } from "./animate.js";
+import { focusFirst, focusLost, focusSpot, restoreFocus } from "./focus.js";
 import { actionWords, choiceLabel, pileColour } from "./choices.js";
 import { openHelp } from "./rules.js";
 
@@ -38,6 +39,9 @@ const ui = {
   logShown: 0,
   logCleared: true,
   myTurn: false,
+  acted: null, // the hand position of the card just played, till the next version (#15)
+  actedAt: -1,
+  promptOpen: false,
 };
 
 const socket = new TableSocket(tableId, {
@@ -90,6 +94,8 @@ const socket = new TableSocket(tableId, {
   },
   refused(frame) {
     notify(refusalLine(frame, logName), "error");
+    ui.acted = null;
+    $("#notice").focus(); // what went wrong, read out first (#15)
   },
   hint(frame) {
     // A hint answers the table as it was when asked: after a move it is stale.
@@ -210,10 +216,18 @@ setInterval(() => {
 
 // A notice goes by itself after a while, or at once when clicked (it may cover the
 // turn and the Block prompt on a phone).
-$("#notice").addEventListener("click", () => {
-  clearTimeout(ui.notice);
-  $("#notice").hidden = true;
+$("#notice").addEventListener("click", hideNotice);
+$("#notice").addEventListener("keydown", (event) => {
+  if (event.key === "Enter" || event.key === "Escape") hideNotice();
 });
+
+/** Hide the notice; the focus it had goes back to the board (#15). */
+function hideNotice() {
+  clearTimeout(ui.notice);
+  const focused = $("#notice").contains(document.activeElement);
+  $("#notice").hidden = true;
+  if (focused) focusBoard();
+}
 
 function notify(text, kind = "info") {
   const box = $("#notice");
@@ -221,7 +235,7 @@ function notify(text, kind = "info") {
   box.className = `notice ${kind}`;
   box.hidden = false;
   clearTimeout(ui.notice);
-  ui.notice = setTimeout(() => (box.hidden = true), 6000);
+  ui.notice = setTimeout(hideNotice, 6000);
 }
 
 function showConnection(kind) {
@@ -286,6 +300,8 @@ function showHint(id) {
 
 function act(id) {
   if (id === null || id === undefined) return;
+  ui.acted = Math.max(0, [...document.querySelectorAll("#hand .card")].findIndex((el) => el.classList.contains("selected")));
+  ui.actedAt = socket.version;
   socket.command("act", { action_id: id });
   ui.selected = null;
   render();
@@ -295,6 +311,7 @@ function act(id) {
 
 function render() {
   if (!ui.table) return;
+  const spot = focusSpot();
   const playing = ui.view && ui.table.status === "playing";
   document.body.dataset.status = ui.table.status;
   $("#lobby").hidden = playing;
@@ -310,6 +327,35 @@ function render() {
   renderLog();
   renderChat();
   renderHint();
+  settleFocus(spot);
+}
+
+/**
+ * The focus after a render (#15): a Block prompt that opens takes it (its first live
+ * button) and gives it back to the board when it closes; once the table moved on from
+ * your action, the hand's next card (or the turn line); else a rebuilt control keeps it.
+ */
+function settleFocus(spot) {
+  const asked = !$("#block-prompt").hidden && !$("#board").hidden;
+  if (asked !== ui.promptOpen) {
+    const inPrompt = $("#block-prompt").contains(document.activeElement);
+    ui.promptOpen = asked;
+    if (asked) focusFirst($("#answer-block"), $("#answer-pass"));
+    else if (inPrompt || focusLost()) focusBoard(ui.acted ?? 0);
+    if (!asked) ui.acted = null;
+  } else if (ui.acted !== null && socket.version > ui.actedAt) {
+    focusBoard(ui.acted);
+    ui.acted = null;
+  } else if (ui.acted === null) {
+    restoreFocus(spot);
+  }
+}
+
+/** The board's focus: the hand's card at `at` or the next that may be played, else the turn line. */
+function focusBoard(at = 0) {
+  if (!$("#board").contains(document.activeElement) && !focusLost() && !$("#notice").contains(document.activeElement)) return;
+  const cards = isMyTurn() ? [...document.querySelectorAll("#hand .card")] : [];
+  focusFirst(...cards.slice(at), ...cards.slice(0, at).reverse(), isMyTurn() ? $("#choices button.primary") : null, $("#turn"));
 }
 
 function renderHeader() {
@@ -433,8 +479,9 @@ function renderBoard() {
       }
       const name = pileName(colour, p);
       const label = t("table.pile_label", { pile: name, count: cards.length });
-      slot.setAttribute("aria-label", targets.length ? t("table.play_here", { label }) : label);
-      slot.append(...pileFace(cards, colour, p, t(targets.length ? "table.start_here" : "table.pile_empty")), h("span", { class: "need" }, pileNeed(cards.length)));
+      // Named by a hidden sentence that holds the pile's visible name (#15, WCAG 2.5.3).
+      const face = h("span", { class: "pile-face", "aria-hidden": "true" }, ...pileFace(cards, colour, p, t(targets.length ? "table.start_here" : "table.pile_empty")), h("span", { class: "need" }, pileNeed(cards.length)));
+      slot.append(h("span", { class: "sr-only" }, targets.length ? t("table.play_here", { label }) : label), face);
       piles.append(slot);
     }
   }
@@ -571,8 +618,10 @@ function renderSeats() {
         discard.disabled = true;
       }
       const label = index === ui.you ? t("table.discard_label.own", { count: pile.length }) : t("table.discard_label", { player: seatName(index), count: pile.length });
-      discard.setAttribute("aria-label", label);
-      fillDiscard(discard, pile);
+      // Named by a hidden sentence, the top card and count beside it (#15, WCAG 2.5.3).
+      const face = h("span", { class: "discard-face", "aria-hidden": "true" });
+      fillDiscard(face, pile);
+      discard.append(h("span", { class: "sr-only" }, label), face);
       row.append(miniHand(view.hand_sizes[index]), discard, chipsBox(view.chips[index]));
       panel.append(row);
       if (view.phase === "block_window" && view.window_pending.includes(index)) {

@@ -1,0 +1,446 @@
+"""Accessibility of every page, in a real browser (#15).
+
+npm's axe-core (tests/a11y, installed by scripts/test) scans each page and state: the
+lobby, a table before its start (seated), a game on the player's turn, a card selected,
+a Block prompt, the rules dialog, the end screen with its standings, the replay (at its
+start and at its end) and the "no such table" page; each at desktop (1366x768) and phone
+(390x844) size, in the dark and the light colour scheme, in English, Korean and Hindi.
+No violation may be serious or critical. On a phone every visible control's box is at
+least 44x44 px (WCAG 2.5.8's exception for a link inside a sentence excepted; a
+checkbox counts with the label that wraps it, as a tap on either toggles it).
+
+axe-core goes into the page through DevTools (Playwright's evaluate), which the page's
+Content-Security-Policy (script-src 'self', Trusted Types) does not govern: the pages
+are scanned under the policy they are served with.
+
+A second test plays with the keyboard alone and checks where the focus goes after each
+action: a card played (the hand's next card, or the turn line when the turn is over), a
+refusal (the notice), a Block prompt (its first live button) and its answer (the board).
+Screenshots of the lobby, the table in play and the replay in both schemes at both
+sizes go to artifacts/a11y-<screen>-<scheme>-<size>.png.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, Final
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page
+
+from .conftest import ARTIFACTS, ServerProcess
+from .seat_sockets import PythonTable, SeatSocket
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(240)]
+
+AXE: Final = (
+    Path(__file__).resolve().parents[1] / "a11y" / "node_modules" / "axe-core" / "axe.min.js"
+)
+SIZES: Final = {"desktop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
+SCHEMES: Final = ("dark", "light")
+LANGUAGES: Final = ("en", "ko", "hi")
+SERIOUS: Final = ("serious", "critical")
+
+# axe's violations, each rule with its impact and the elements it found.
+RUN_AXE: Final = """
+async () => {
+  const found = await axe.run(document, { resultTypes: ["violations"] });
+  return found.violations.map((v) => ({
+    id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.map((n) => `${n.target.join(" ")}: ${n.failureSummary.replace(/\\s+/g, " ")}`),
+  }));
+}
+"""
+
+# A change of scheme fades buttons' backgrounds: scan the colours they end with.
+TRANSITIONS_DONE: Final = """
+() => Promise.race([
+  Promise.all(document.getAnimations().filter((a) => a instanceof CSSTransition)
+    .map((a) => a.finished.catch(() => null))),
+  new Promise((done) => setTimeout(done, 500)),
+])
+"""
+
+# The visible controls smaller than 44x44 px. A checkbox or radio is measured with the
+# label around it; a link inside a sentence (text beside it in its block) is excepted.
+SMALL_TARGETS: Final = """
+() => {
+  const small = [];
+  const controls = "button, a[href], select, input:not([type=hidden]), textarea, summary,"
+    + " [role=button], [tabindex]:not([tabindex='-1'])";
+  for (const el of document.querySelectorAll(controls)) {
+    if (el.disabled || el.closest("[inert]")) continue;
+    let box = el;
+    const label = el.closest("label");
+    if (el.matches("input[type=checkbox], input[type=radio]") && label) box = label;
+    const rect = box.getBoundingClientRect();
+    if (!rect.width || !rect.height || getComputedStyle(box).visibility === "hidden") continue;
+    if (el.closest("dialog:not([open]), details:not([open]) > :not(summary)")) continue;
+    if (el.matches("a") && getComputedStyle(el).display === "inline") {
+      const block = el.parentElement;
+      const rest = block.textContent.replace(el.textContent, "").trim();
+      if (rest) continue;  // a link within a sentence (WCAG 2.5.8: inline)
+    }
+    if (rect.width < 43.5 || rect.height < 43.5) {
+      const name = (el.getAttribute("aria-label") || el.textContent || el.name || "").trim();
+      const tag = el.tagName.toLowerCase() + (el.id ? "#" + el.id : "");
+      const size = `${Math.round(rect.width)}x${Math.round(rect.height)}`;
+      small.push(`${tag}.${[...el.classList].join(".")} "${name.slice(0, 30)}" ${size}`);
+    }
+  }
+  return small;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def axe_source() -> str:
+    if not AXE.exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail("axe-core is not installed (scripts/test runs npm ci in tests/a11y)")
+        pytest.skip("axe-core is not installed: cd tests/a11y && npm ci")
+    return AXE.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def a11y_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One server for the module: fast bots, long timers, no limit Python's players reach."""
+    env = {
+        "SEQUENCE_STACKS_BOT_DELAY": "0.01,0.03",
+        "SEQUENCE_STACKS_BOT_BLOCK_DELAY": "0.02,0.05",
+        "SEQUENCE_STACKS_BLOCK_TIMEOUT": "300",
+        "SEQUENCE_STACKS_TURN_TIMEOUT": "300",
+        "SEQUENCE_STACKS_GRACE_PERIOD": "300",
+        "SEQUENCE_STACKS_HEARTBEAT_INTERVAL": "300",  # Python's seats idle while pages are scanned
+        "SEQUENCE_STACKS_RATE_PER_SECOND": "1000",
+        "SEQUENCE_STACKS_RATE_BURST": "1000",
+        "SEQUENCE_STACKS_CREATE_PER_MINUTE": "1000",
+        "SEQUENCE_STACKS_CREATE_BURST": "1000",
+        "SEQUENCE_STACKS_SIT_PER_MINUTE": "1000",
+        "SEQUENCE_STACKS_SIT_BURST": "1000",
+    }
+    process = ServerProcess(tmp_path_factory.mktemp("a11y") / "e2e.sqlite3", env)
+    process.start()
+    yield process
+    process.stop()
+
+
+# The sizes and schemes each language is scanned at: English at all four, Korean and
+# Hindi at two each (every size and every scheme once), to keep the test short.
+COMBINATIONS: Final = {
+    "en": (("desktop", "dark"), ("desktop", "light"), ("phone", "dark"), ("phone", "light")),
+    "ko": (("desktop", "dark"), ("phone", "light")),
+    "hi": (("desktop", "light"), ("phone", "dark")),
+}
+
+
+class Scanner:
+    """One page that visits each state in each language and scans it; what it found is
+    kept in ``problems``."""
+
+    def __init__(self, browser: Browser, server: ServerProcess, axe: str) -> None:
+        self.server = server
+        self.axe = axe
+        self.context: BrowserContext = browser.new_context(viewport=SIZES["desktop"])  # type: ignore[arg-type]
+        self.page: Page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda error: self.errors.append(f"pageerror: {error}"))
+        self.problems: list[str] = []
+        self.scans = 0
+
+    def language(self, code: str) -> None:
+        self.context.add_cookies([{"name": "lang", "value": code, "url": self.server.url}])
+
+    def take_seat(self, table_id: str, token: str) -> None:
+        self.page.evaluate(
+            "([key, token]) => localStorage.setItem(key, token)",
+            [f"sequence-stacks:token:{table_id}", token],
+        )
+
+    def scan(self, state: str, language: str, *, shots: bool = False) -> None:
+        """Scan the page as it is now at the language's sizes and schemes."""
+        page = self.page
+        if not page.evaluate("typeof window.axe === 'object'"):
+            page.evaluate(self.axe)
+        for size, scheme in COMBINATIONS[language]:
+            page.set_viewport_size(SIZES[size])  # type: ignore[arg-type]
+            page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+            page.evaluate(TRANSITIONS_DONE)
+            where = f"{state} [{language}, {size}, {scheme}]"
+            for rule in page.evaluate(RUN_AXE):
+                if rule["impact"] in SERIOUS:
+                    nodes = "\n      ".join(rule["nodes"][:6])
+                    self.problems.append(
+                        f"{where}: {rule['impact']} {rule['id']} ({rule['help']})\n      {nodes}"
+                    )
+            self.scans += 1
+            if shots:
+                page.screenshot(path=str(ARTIFACTS / f"a11y-{state}-{scheme}-{size}.png"))
+            if size == "phone":
+                for small in page.evaluate(SMALL_TARGETS):
+                    self.problems.append(f"{where}: a tap target under 44x44 px: {small}")
+        page.set_viewport_size(SIZES["desktop"])  # type: ignore[arg-type]
+        page.emulate_media(color_scheme="dark")
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def _ready(page: Page) -> None:
+    """The page's words are in (the language menu is filled once they are)."""
+    page.wait_for_selector("#language:not([hidden]) option", state="attached")
+
+
+def _table_ready(page: Page, condition: str) -> None:
+    _ready(page)
+    page.wait_for_function(
+        "() => { const s = window.sequenceStacks; const ui = s && s.ui;"
+        f" return !!ui && !!ui.table && ({condition}); }}"
+    )
+
+
+def _play_to(
+    table: PythonTable,
+    done: Callable[[dict[str, Any], dict[str, Any]], bool],
+    max_steps: int = 3000,
+) -> None:
+    """Play every seat from Python (passing every Block window) until ``done(view, table)``."""
+    for _ in range(max_steps):
+        table.settle()
+        first = table.seats[0]
+        assert first.view is not None
+        if done(first.view, first.table):
+            return
+        view = first.view
+        assert first.table["status"] != "over", "the game ended first"
+        if view["phase"] == "block_window":
+            for seat in view["window_pending"]:
+                table.seats[seat].command("act", action="pass")
+            continue
+        seat = table.seats[view["current"]]
+        seat.command("act", action=_choice(seat))
+    raise AssertionError("not reached")
+
+
+def _seen(seat: SeatSocket, version: int) -> bool:
+    return seat.version >= version
+
+
+def _choice(seat: SeatSocket) -> str:
+    """The first play, else End turn, else the first discard."""
+    legal = seat.legal()
+    plays = [a for a in legal if a not in ("pass", "block", "end") and not a.startswith("disc")]
+    if plays:
+        return plays[0]
+    return "end" if "end" in legal else next(a for a in legal if a.startswith("discard "))
+
+
+class States:
+    """The tables whose states are scanned: Python plays their seats, the page takes one.
+    ``game`` waits in its lobby, then is started on the first seat's turn; ``block``
+    holds a Block window that asks a seat holding a Block; ``short`` is over."""
+
+    def __init__(self, server: ServerProcess, scanner: Scanner) -> None:
+        self.server = server
+        self.scanner = scanner
+        self.page = scanner.page
+        self.stack = contextlib.ExitStack()
+        self.game = self._table({"player_count": 2, "chips_to_win": 2, "min_each_colour": 1})
+        self.block = self._table({"player_count": 3, "hand_size": 10, "chips_to_win": 10})
+        self.short = self._table({"player_count": 2, "chips_to_win": 1, "min_each_colour": 0})
+        self.block_seat = self.block.play_until_a_block_is_held()
+        self.short.seats[0].command("start")
+        _play_to(self.short, lambda view, table: table["status"] == "over")
+
+    def _table(self, options: dict[str, Any]) -> PythonTable:
+        names = ["Ann", "Bo", "Cy"][: options["player_count"]]
+        table = PythonTable(self.server, options, names)
+        self.stack.callback(table.close)
+        return table
+
+    def start_the_game(self, seen: int = 0) -> None:
+        """Start the game (if not yet) and play it to the first seat's turn; the seats
+        first see version ``seen`` (a move the page made)."""
+        for seat in self.game.seats:
+            seat.wait(functools.partial(_seen, seat, seen))
+        if self.game.seats[0].table["status"] == "lobby":
+            self.game.seats[0].command("start")
+        _play_to(self.game, lambda view, table: view["phase"] == "playing" and view["current"] == 0)
+
+    def goto(self, path: str) -> None:
+        self.page.goto(self.server.url + path)
+
+    def sit(self, table: PythonTable, seat: int, condition: str = "true") -> None:
+        if not self.page.url.startswith(self.server.url):
+            self.goto("/static/app.css")  # the origin, for its localStorage
+        self.scanner.take_seat(table.table_id, table.tokens[seat])
+        self.goto(f"/t/{table.table_id}")
+        _table_ready(self.page, f"ui.you === {seat} && ({condition})")
+
+    # --- the states: a name and what to scan there, in order (each `None` loads anew) ---
+
+    def lobby(self) -> Iterator[str]:
+        self.goto("/")
+        _ready(self.page)
+        self.page.wait_for_selector("#tables li")
+        yield "lobby"
+
+    def missing(self) -> Iterator[str]:
+        self.goto("/t/nosuch")
+        _ready(self.page)
+        yield "missing"
+
+    def seated(self) -> Iterator[str]:
+        self.sit(self.game, 0, "ui.table.status === 'lobby'")
+        yield "seated"
+
+    def playing(self) -> Iterator[str]:
+        page = self.page
+        self.sit(self.game, 0, "ui.view && ui.view.current === 0 && ui.view.phase === 'playing'")
+        page.wait_for_selector("#turn[data-mine=true]")
+        yield "your-turn"
+        page.locator("#hand .card:not([disabled])").first.click()
+        page.wait_for_selector("#choices button.discard")
+        yield "card-selected"
+        page.keyboard.press("Escape")
+        page.click("#help-open")
+        page.wait_for_selector("#help[open] .rule-book")
+        yield "rules"
+
+    def block_prompt(self) -> Iterator[str]:
+        self.sit(self.block, self.block_seat, "ui.view && ui.view.phase === 'block_window'")
+        self.page.wait_for_selector("#block-prompt:not([hidden])")
+        yield "block-prompt"
+
+    def end(self) -> Iterator[str]:
+        self.sit(self.short, 0, "ui.table.status === 'over'")
+        self.page.wait_for_selector("#result:not([hidden]) .standings-table")
+        yield "end"
+
+    def replay(self) -> Iterator[str]:
+        self.goto(f"/replay/{self.short.table_id}/{self.short.seats[0].table['game']}")
+        _ready(self.page)
+        self.page.wait_for_selector("#moves .move")
+        yield "replay-start"
+        self.page.keyboard.press("End")
+        self.page.wait_for_selector("#result:not([hidden]) .standings-table")
+        yield "replay-end"
+
+
+@pytest.fixture(scope="module")
+def scanner(browser: Browser, a11y_server: ServerProcess, axe_source: str) -> Iterator[Scanner]:
+    found = Scanner(browser, a11y_server, axe_source)
+    yield found
+    found.close()
+
+
+@pytest.fixture(scope="module")
+def states(a11y_server: ServerProcess, scanner: Scanner) -> Iterator[States]:
+    prepared = States(a11y_server, scanner)
+    with prepared.stack:
+        yield prepared
+
+
+SHOTS: Final = {"lobby", "your-turn", "replay-start"}
+
+
+def test_every_page_and_state_has_no_serious_violation_and_big_targets(
+    scanner: Scanner, states: States
+) -> None:
+    before = [states.lobby, states.missing, states.seated]
+    after = [states.playing, states.block_prompt, states.end, states.replay]
+    for group in (before, after):
+        if group is after:
+            states.start_the_game()
+        for language in LANGUAGES:
+            scanner.language(language)
+            for visit in group:
+                for name in visit():
+                    scanner.scan(name, language, shots=language == "en" and name in SHOTS)
+    scanner.language("en")
+    problems = scanner.problems + scanner.errors
+    assert not problems, f"{len(problems)} problems in {scanner.scans} scans:\n" + "\n".join(
+        problems
+    )
+
+
+# --- the focus, with the keyboard alone -------------------------------------------------
+
+FOCUSED: Final = """
+() => {
+  const el = document.activeElement;
+  if (!el || el === document.body) return "body";
+  return el.id ? `#${el.id}` : `${el.tagName.toLowerCase()}.${[...el.classList].join(".")}`;
+}
+"""
+
+
+def _focused(page: Page) -> str:
+    found: str = page.evaluate(FOCUSED)
+    return found
+
+
+def _version(page: Page) -> int:
+    found: int = page.evaluate("window.sequenceStacks.socket.version")
+    return found
+
+
+def _wait_focus(page: Page, expected: Callable[[str], bool], what: str) -> str:
+    for _ in range(100):
+        focused = _focused(page)
+        if expected(focused):
+            return focused
+        page.wait_for_timeout(30)
+    raise AssertionError(f"{what}: the focus is on {focused}")
+
+
+def _on_board(focused: str) -> bool:
+    return focused == "#turn" or focused.startswith(("button.card", "button.primary"))
+
+
+def test_the_focus_follows_each_action_made_with_the_keyboard(
+    scanner: Scanner, states: States
+) -> None:
+    """A card played goes on to the next card (or the turn line), a refusal to its notice
+    (Escape gives it back to the board), a Block prompt to its Block button, and its
+    answer back to the board."""
+    page = scanner.page
+    states.start_the_game()
+    states.sit(states.game, 0, "ui.view && ui.view.current === 0 && ui.view.phase === 'playing'")
+    page.wait_for_selector("#turn[data-mine=true]")
+    # Select the first card that may be played with its number key, Tab to its first
+    # choice (playing it if it can be played, else discarding it), Enter.
+    page.keyboard.press("1")
+    assert _focused(page).startswith("button.card"), _focused(page)
+    for _ in range(20):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.closest('#choices') !== null"):
+            break
+    focused = _focused(page)
+    assert focused.startswith(("button.primary", "button.discard")), focused
+    before = _version(page)
+    page.keyboard.press("Enter")
+    page.wait_for_function("v => window.sequenceStacks.socket.version > v", arg=before)
+    _wait_focus(page, _on_board, "after a card was played")
+
+    # A refusal: a command the server refuses (a stale page's); its notice has the focus.
+    states.start_the_game(seen=_version(page))
+    page.wait_for_selector("#turn[data-mine=true]")
+    page.evaluate("window.sequenceStacks.socket.command('act', {action_id: 99999})")
+    page.wait_for_selector("#notice.error:not([hidden])")
+    _wait_focus(page, lambda f: f == "#notice", "after a refusal")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#notice", state="hidden")
+    _wait_focus(page, _on_board, "after the notice went")
+
+    # The Block prompt: its Block button has the focus; Enter blocks; back to the board.
+    states.sit(states.block, states.block_seat, "ui.view && ui.view.phase === 'block_window'")
+    page.wait_for_selector("#block-prompt:not([hidden])")
+    _wait_focus(page, lambda f: f == "#answer-block", "when the Block prompt opened")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#block-prompt", state="hidden")
+    _wait_focus(page, _on_board, "after the Block prompt closed")
