@@ -5,6 +5,8 @@ Run once as installed (the compiled engine) and once with ``SEQUENCE_STACKS_PURE
 
 ``python -m tests.compiled.driver golden``: each golden record, replayed action by action:
 the position's digest and the events after every action, then the record's own check.
+``python -m tests.compiled.driver bots``: games of the compiled bots (greedy, heuristic,
+and a small ISMCTS): every decision and the final position's digest.
 ``python -m tests.compiled.driver random GAMES SEED``: GAMES random games at every
 player count 2-6 with random variant settings; at every step, every seat's legal ids,
 the action, the events, the position's digest, every seat's view and a spectator's, a
@@ -23,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from sequence_stacks import ENGINE_BUILD
+from sequence_stacks.bots import Bot, make_bot
+from sequence_stacks.bots.ismcts import IsmctsBot
 from sequence_stacks.engine import (
     Event,
     GameRecord,
@@ -126,10 +130,40 @@ def random_lines(games: int, seed: int) -> Iterator[str]:
             yield f"{player_count} {game} result {state.result}"
 
 
+def bot_lines() -> Iterator[str]:
+    """Every decision of bot games: heuristic and greedy at 2-6 players, and ISMCTS
+    (a few deals a search) against heuristic at 2 and 3 players."""
+    tables: list[tuple[int, list[Bot]]] = [
+        (
+            count,
+            [make_bot("heuristic" if seat % 2 else "greedy", seed=seat) for seat in range(count)],
+        )
+        for count in range(2, 7)
+    ]
+    for count in (2, 3):
+        bots: list[Bot] = [IsmctsBot(seed=7, iterations=4, work_limit=3000)]
+        tables.append((count, bots + [make_bot("heuristic", seed=s) for s in range(1, count)]))
+    for game, (count, bots) in enumerate(tables):
+        state = new_game(Settings(player_count=count), game)
+        space = action_space(count, state.settings.piles_per_colour)
+        while not state.is_over:
+            seat = state.current_player()
+            assert seat is not None
+            action = bots[seat].choose(observe(state, seat))
+            state, _ = apply(state, seat, action)
+            yield f"bots {game} {seat} {space.id_of(action, seat)}"
+        yield f"bots {game} final {position_digest(state)}"
+
+
 def main(argv: list[str]) -> int:
     """Print the stream named by ``argv`` (see the module docstring)."""
     print(f"engine {'compiled' if ENGINE_BUILD.compiled else 'pure'}")
-    lines = golden_lines() if argv[0] == "golden" else random_lines(int(argv[1]), int(argv[2]))
+    if argv[0] == "golden":
+        lines = golden_lines()
+    elif argv[0] == "bots":
+        lines = bot_lines()
+    else:
+        lines = random_lines(int(argv[1]), int(argv[2]))
     for line in lines:
         print(line)
     return 0

@@ -4,8 +4,9 @@ Both cannot share one process under the same module names, so ``driver.py`` runs
 as installed and with ``SEQUENCE_STACKS_PURE=1``, and their streams of digests must be
 equal line for line: golden records step by step, and random games at every player
 count with random variant settings (legal ids of every seat, states, events, views,
-clones, resampled deals, pickled copies). Without a compiled engine these tests skip,
-except in CI, where a build that silently fell back to pure Python fails them.
+clones, resampled deals, pickled copies), and bot games decision by decision. Without
+a compiled engine these tests skip, except in CI, where a build that silently fell back
+to pure Python fails them.
 """
 
 from __future__ import annotations
@@ -63,9 +64,11 @@ def _assert_same(args: tuple[str, ...]) -> int:
 def test_the_compiled_engine_runs_when_installed() -> None:
     """In CI the build must have compiled the engine and it must be what runs (unless
     this is the pure pass); elsewhere what runs must be what ENGINE_BUILD says."""
+    import sequence_stacks.bots  # noqa: PLC0415 - and every bot
     import sequence_stacks.engine  # noqa: F401, PLC0415 - loads every engine module
 
-    expected = [f"sequence_stacks.engine.{name}" for name in ("play", "legality", "state")]
+    engine = [f"sequence_stacks.engine.{name}" for name in ("play", "legality", "state")]
+    expected = [*engine, "sequence_stacks.bots.heuristic", "sequence_stacks.bots.ismcts"]
     if IN_CI and not PURE_RUN:
         assert ENGINE_BUILD.compiled, ENGINE_BUILD.reason
     assert loaded_compiled(ENGINE_BUILD.compiled) == list(ENGINE_BUILD.compiled)
@@ -93,6 +96,12 @@ def test_the_pure_variable_runs_the_source() -> None:
 def test_golden_records_replay_alike() -> None:
     """Every golden record: same position digest and events after every action."""
     assert _assert_same(("golden",)) > 100
+
+
+@needs_compiled
+def test_bots_decide_alike() -> None:
+    """The compiled bots (heuristic, ISMCTS) make the same decisions as their source."""
+    assert _assert_same(("bots",)) > 7 * 50
 
 
 @needs_compiled
