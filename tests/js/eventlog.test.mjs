@@ -8,7 +8,7 @@ import { before, describe, test } from "node:test";
 import { fixture, player, STATIC } from "./fixtures.mjs";
 
 const { setWords } = await import(new URL("messages.js", STATIC));
-const { entryMessage, eventLine, eventMessage, kindName, line, refusalLine } = await import(new URL("eventlog.js", STATIC));
+const { ANIMALS, entryMessage, eventLine, eventMessage, kindName, line, refusalLine, tableName } = await import(new URL("eventlog.js", STATIC));
 
 let catalog;
 let messages;
@@ -83,6 +83,16 @@ describe("names from the catalog", () => {
       ...fixture("entries.json").map((sample) => entryMessage(sample.entry)?.key).filter(Boolean),
     ];
     assert.deepEqual(keys.filter((key) => !Object.hasOwn(messages, key)), []);
+  });
+});
+
+describe("friendly table names (#15)", () => {
+  test("a table's name is an animal's, the same for the same id, and every animal is a message", () => {
+    for (const animal of ANIMALS) assert.ok(Object.hasOwn(messages, `animal.${animal}`), animal);
+    assert.equal(tableName("AbC123xyz"), tableName("AbC123xyz"));
+    const names = new Set(["a", "b", "c", "AbC123xyz", "Zz9_-", "qwertyuiop", "x1", "x2"].map(tableName));
+    assert.ok(names.size >= 4, `only ${names.size} names for 8 ids`);
+    for (const name of names) assert.match(name, /^\S.* table$/);
   });
 });
 

@@ -121,6 +121,16 @@ export function entryMessage(entry) {
  * by `player(seat)`), `card` a card id, `cards` card ids, `pile` [colour, index within
  * the colour], `colour` a colour, `reason` an end reason; numbers stay numbers.
  */
+// Friendly table names (#15): an animal picked by the table's id, in the reader's words.
+export const ANIMALS = ["otter", "fox", "owl", "panda", "tiger", "koala", "dolphin", "penguin", "rabbit", "turtle", "hedgehog", "squirrel", "zebra", "giraffe", "elephant", "whale"];
+
+/** A table's friendly name from its id ("Otter table"): the same id, the same animal. */
+export function tableName(id) {
+  let sum = 0;
+  for (const char of String(id)) sum = (sum * 31 + char.codePointAt(0)) % 65521;
+  return t("table.named", { animal: t(`animal.${ANIMALS[sum % ANIMALS.length]}`) });
+}
+
 /** A bot strength in words ("greedy" -> its message), else as it is. */
 export function botName(bot) {
   return has(`bot.${bot}`) ? t(`bot.${bot}`) : bot;

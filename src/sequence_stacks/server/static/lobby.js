@@ -1,7 +1,7 @@
 // The lobby page: create a table, list public tables. Every word is a message (#13).
 
 import { h } from "./dom.js";
-import { refusalLine, seatLabel } from "./eventlog.js";
+import { refusalLine, seatLabel, tableName } from "./eventlog.js";
 import { formatNumber, loadWords, t } from "./messages.js";
 import { setUpPage } from "./pagewords.js";
 
@@ -119,7 +119,7 @@ async function refresh() {
     item.className = "table-row";
     const open = table.seats.filter((s) => s.kind === "empty").length;
     const who = table.seats.filter((s) => s.kind !== "empty").map(seatText).join(t("list.separator"));
-    const title = t("lobby.table", { id: table.id.slice(0, 6), count: table.players });
+    const title = t("lobby.table_named", { name: tableName(table.id), count: table.players });
     item.append(
       h("a", { href: `/t/${encodeURIComponent(table.id)}` }, title),
       h("span", { class: "badge" }, statusText(table, open)),

@@ -7,7 +7,7 @@
 import { chipsBox, decksRow, fillDiscard, miniHand, pileFace, pileNeed, renderDecks, resultText, showDirection, standingsTable, turnText } from "./board.js";
 import { cardElement, colourClass } from "./cards.js";
 import { h, svg } from "./dom.js";
-import { botName, coloured, entryMessage, eventMessage, kindInfo, kindName, kindOf, line, pileName, refusalLine, seatLabel } from "./eventlog.js";
+import { botName, coloured, entryMessage, eventMessage, kindInfo, kindName, kindOf, line, pileName, refusalLine, seatLabel, tableName } from "./eventlog.js";
 import { loadWords, t } from "./messages.js";
 import { TableSocket } from "./net.js";
 import { setUpPage } from "./pagewords.js";
@@ -360,7 +360,8 @@ function focusBoard(at = 0) {
 
 function renderHeader() {
   const settings = ui.table.settings;
-  $("#table-title").textContent = t("table.title", { id: tableId.slice(0, 6) });
+  $("#table-title").textContent = tableName(tableId);
+  $("#table-title").title = t("table.title", { id: tableId.slice(0, 6) });
   $("#goal").textContent = t("table.goal", { count: settings.chips_to_win, each: settings.min_each_colour });
   renderSound();
 }
@@ -436,9 +437,24 @@ function renderLobby() {
     list.append(row);
   });
   box.querySelector(".empty-note").hidden = !seated;
+  // What each bot strength plays like, beside the buttons that add one (#15).
+  const guide = $("#bot-guide");
+  guide.hidden = !seated || table.status === "playing";
+  if (!guide.hidden && guide.childElementCount !== 2 * ui.bots.length) {
+    guide.replaceChildren(...ui.bots.flatMap((bot) => [h("dt", {}, botName(bot)), h("dd", {}, t(`bot.${bot}.about`))]));
+  }
 }
 
 /** A seat's badge: its bot, whether its player is online, or empty. */
+/** The seat after `index` in the direction of play (#15), as an arrow and a name. */
+function nextSeat(index, view) {
+  const count = ui.table.seats.length;
+  const next = (index + (view.direction > 0 ? 1 : -1) + count) % count;
+  const name = boardName(next);
+  const arrow = svg("svg", { viewBox: "0 0 24 24", width: 14, height: 14, "aria-hidden": "true" }, svg("path", { d: "M4 12h14m-6-6 6 6-6 6", fill: "none", stroke: "currentColor", "stroke-width": 2.4, "stroke-linecap": "round", "stroke-linejoin": "round" }));
+  return h("div", { class: "next-seat", title: t("table.next_seat", { player: name }) }, arrow, h("span", { class: "sr-only" }, t("table.next_seat", { player: name })), h("span", { "aria-hidden": "true" }, name));
+}
+
 function seatBadge(seat) {
   if (seat.kind === "bot") return t("table.bot_badge", { bot: botName(seat.bot) });
   if (seat.kind === "human") return t(seat.connected ? "table.online" : "table.away");
@@ -624,6 +640,7 @@ function renderSeats() {
       discard.append(h("span", { class: "sr-only" }, label), face);
       row.append(miniHand(view.hand_sizes[index]), discard, chipsBox(view.chips[index]));
       panel.append(row);
+      if (!view.result) panel.append(nextSeat(index, view));
       if (view.phase === "block_window" && view.window_pending.includes(index)) {
         panel.append(h("div", { class: "asked-note" }, t("table.deciding"), h("span", { "data-countdown": "" })));
       }
