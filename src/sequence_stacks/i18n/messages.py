@@ -325,7 +325,7 @@ _ALL: Final = (
     m("replay.discard_pile", "discard pile"),
     # the move list, autoplay and the board's counts (#15)
     m("replay.deal", "The deal"),
-    m("replay.speed", "{speed}×"),
+    m("replay.speed", "{speed}×"),  # noqa: RUF001 - the multiplication sign, not a letter
     m("replay.hand", "{player}'s hand"),
     # --- the tutorial ("Learn to play") and hints in practice games (#15) ----------------
     # A lesson's words may name {player} (the next player, seat 2) and {other} (seat 3).
