@@ -379,6 +379,20 @@ FOCUSED: Final = """
 """
 
 
+# Counts the log's added and removed lines from now on.
+WATCH_LOG: Final = """
+() => {
+  window.logChanges = { added: 0, removed: 0 };
+  new MutationObserver((records) => {
+    for (const record of records) {
+      window.logChanges.added += record.addedNodes.length;
+      window.logChanges.removed += record.removedNodes.length;
+    }
+  }).observe(document.querySelector("#log"), { childList: true });
+}
+"""
+
+
 def _focused(page: Page) -> str:
     found: str = page.evaluate(FOCUSED)
     return found
@@ -416,20 +430,37 @@ def test_the_focus_follows_each_action_made_with_the_keyboard(
     # choice (playing it if it can be played, else discarding it), Enter.
     page.keyboard.press("1")
     assert _focused(page).startswith("button.card"), _focused(page)
+    page.keyboard.press("Escape")  # unselected: the card keeps the focus
+    page.wait_for_selector("#choices button.discard", state="detached")
+    assert _focused(page).startswith("button.card"), _focused(page)
+    page.keyboard.press("Enter")  # selected again, the hand drawn anew: still the card
+    page.wait_for_selector("#choices button.discard")
+    assert _focused(page).endswith(".selected"), _focused(page)
     for _ in range(20):
         page.keyboard.press("Tab")
         if page.evaluate("document.activeElement.closest('#choices') !== null"):
             break
     focused = _focused(page)
     assert focused.startswith(("button.primary", "button.discard")), focused
+    page.evaluate(WATCH_LOG)
     before = _version(page)
     page.keyboard.press("Enter")
     page.wait_for_function("v => window.sequenceStacks.socket.version > v", arg=before)
     _wait_focus(page, _on_board, "after a card was played")
+    if page.get_attribute("#turn", "data-mine") != "true":  # no longer your turn: unsaid
+        page.wait_for_function("() => document.querySelector('#announce').textContent === ''")
+    # The log (a live region) only gained lines: none was taken out and put back.
+    changes = page.evaluate("window.logChanges")
+    assert changes["added"] >= 1, changes
+    assert changes["removed"] == 0, changes
 
     # A refusal: a command the server refuses (a stale page's); its notice has the focus.
     states.start_the_game(seen=_version(page))
     page.wait_for_selector("#turn[data-mine=true]")
+    # "Your turn" is said in the assertive live region (emptied while others play).
+    page.wait_for_function(
+        "() => document.querySelector('#announce').textContent === 'Your turn'", timeout=5_000
+    )
     page.evaluate("window.sequenceStacks.socket.command('act', {action_id: 99999})")
     page.wait_for_selector("#notice.error:not([hidden])")
     _wait_focus(page, lambda f: f == "#notice", "after a refusal")

@@ -182,6 +182,8 @@ function hear(frame) {
   if (mine && !ui.myTurn) {
     play("turn");
     $("#announce").textContent = t("table.your_turn");
+  } else if (!mine) {
+    $("#announce").textContent = ""; // emptied, so that the next turn is announced anew (#15)
   }
   ui.myTurn = mine;
 }
