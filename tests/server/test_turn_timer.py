@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import random
 
-from sequence_stacks.engine import ActionType, Phase, Settings, legal_actions
+from sequence_stacks.engine import ActionType, Phase, Settings, State, legal_actions
 from sequence_stacks.server import ServerSettings
 from sequence_stacks.server.entries import Act, SeatKind
 from sequence_stacks.server.scheduler import (
@@ -61,80 +61,75 @@ def _play(table: Table) -> None:
     table.apply_payload(table.version + 1, Act(state.current, str(action), "c"))
 
 
-def test_a_card_played_does_not_restart_the_turn_timer() -> None:
+@dataclasses.dataclass
+class Turn:
+    """A person's turn on a planned table: its clock, table, state, schedule and key."""
+
+    clock: Clock
+    table: Table
+    state: State
+    schedule: Schedule
+    key: TurnKey
+
+    def window(self, *, opens: bool) -> None:
+        """Open (as the engine does inside a turn) or close a Block window, and replan."""
+        self.state.phase = Phase.BLOCK_WINDOW if opens else Phase.PLAYING
+        self.state.window_pending = [1 - self.state.current] if opens else []
+        self.schedule.replan(self.table)
+
+
+def _turn(seed: int) -> Turn:
     clock = Clock()
-    table = _table_at_a_play(1)
-    schedule = Schedule(_settings(), clock=clock, rng=random.Random(1), thinker=Thinker())
+    table = _table_at_a_play(seed)
+    schedule = Schedule(_settings(), clock=clock, rng=random.Random(seed), thinker=Thinker())
     schedule.replan(table)
     state = table.state
     assert state is not None
-    key = TurnKey(state.turn_count, state.current)
-    first = schedule.plans[key]
+    return Turn(clock, table, state, schedule, TurnKey(state.turn_count, state.current))
+
+
+def test_a_card_played_does_not_restart_the_turn_timer() -> None:
+    turn = _turn(1)
+    first = turn.schedule.plans[turn.key]
     assert isinstance(first, TimedOut)
     assert first.due == 100.0 + TIMEOUT
-    clock.now = 130.0
-    turn = state.turn_count
-    _play(table)
-    assert state.turn_count == turn  # the same turn goes on
-    schedule.replan(table)
-    assert schedule.plans[key] is first  # not restarted
-    timer = schedule.timer(table)
+    turn.clock.now = 130.0
+    count = turn.state.turn_count
+    _play(turn.table)
+    assert turn.state.turn_count == count  # the same turn goes on
+    turn.schedule.replan(turn.table)
+    assert turn.schedule.plans[turn.key] is first  # not restarted
+    timer = turn.schedule.timer(turn.table)
     assert timer is not None
     assert timer.remaining_ms == 30_000
 
 
 def test_a_block_window_pauses_the_turn_and_it_resumes_where_it_was() -> None:
-    clock = Clock()
-    table = _table_at_a_play(2)
-    schedule = Schedule(_settings(), clock=clock, rng=random.Random(2), thinker=Thinker())
-    schedule.replan(table)
-    state = table.state
-    assert state is not None
-    key = TurnKey(state.turn_count, state.current)
-    clock.now = 140.0  # 20 s of the 60 left
-    state.phase = Phase.BLOCK_WINDOW  # a window inside the turn (as the engine opens it)
-    state.window_pending = [1 - state.current]
-    schedule.replan(table)
-    assert key not in schedule.plans
-    clock.now = 150.0
-    state.phase = Phase.PLAYING
-    state.window_pending = []
-    schedule.replan(table)
-    resumed = schedule.plans[key]
+    turn = _turn(2)
+    turn.clock.now = 140.0  # 20 s of the 60 left
+    turn.window(opens=True)
+    assert turn.key not in turn.schedule.plans
+    turn.clock.now = 150.0
+    turn.window(opens=False)
+    resumed = turn.schedule.plans[turn.key]
     assert isinstance(resumed, TimedOut)
     assert resumed.due == 150.0 + 20.0
 
 
 def test_a_turn_resumed_after_a_window_has_time_to_look_again() -> None:
-    clock = Clock()
-    table = _table_at_a_play(3)
-    schedule = Schedule(_settings(), clock=clock, rng=random.Random(3), thinker=Thinker())
-    schedule.replan(table)
-    state = table.state
-    assert state is not None
-    key = TurnKey(state.turn_count, state.current)
-    clock.now = 100.0 + TIMEOUT - 1.0  # 1 s left when the window opens
-    state.phase = Phase.BLOCK_WINDOW
-    state.window_pending = [1 - state.current]
-    schedule.replan(table)
-    clock.now = 200.0
-    state.phase = Phase.PLAYING
-    state.window_pending = []
-    schedule.replan(table)
-    assert schedule.plans[key].due == 200.0 + TURN_AFTER_WINDOW
+    turn = _turn(3)
+    turn.clock.now = 100.0 + TIMEOUT - 1.0  # 1 s left when the window opens
+    turn.window(opens=True)
+    turn.clock.now = 200.0
+    turn.window(opens=False)
+    assert turn.schedule.plans[turn.key].due == 200.0 + TURN_AFTER_WINDOW
 
 
 def test_a_seat_handed_to_a_bot_mid_turn_is_played_by_the_bot() -> None:
-    clock = Clock()
-    table = _table_at_a_play(4)
-    schedule = Schedule(_settings(), clock=clock, rng=random.Random(4), thinker=Thinker())
-    schedule.replan(table)
-    state = table.state
-    assert state is not None
-    key = TurnKey(state.turn_count, state.current)
-    assert isinstance(schedule.plans[key], TimedOut)
-    table.seats[state.current].kind = SeatKind.BOT
-    schedule.replan(table)
-    plan = schedule.plans[key]
+    turn = _turn(4)
+    assert isinstance(turn.schedule.plans[turn.key], TimedOut)
+    turn.table.seats[turn.state.current].kind = SeatKind.BOT
+    turn.schedule.replan(turn.table)
+    plan = turn.schedule.plans[turn.key]
     assert isinstance(plan, BotMove)
-    assert plan.due <= clock.now + max(FAST.bot_delay)
+    assert plan.due <= turn.clock.now + max(FAST.bot_delay)
