@@ -231,3 +231,31 @@ def test_moves_are_animated_and_marked_unless_the_reader_asks_for_less_motion(
         assert count > 0
     page.screenshot(path=str(ARTIFACTS / f"e2e-last-move-{motion}.png"))
     context.close()
+
+
+def test_a_name_already_at_the_table_is_refused_with_words_that_say_so(
+    browser: Browser, quick_server: ServerProcess
+) -> None:
+    created = post(quick_server, "/api/tables", {"options": {"player_count": 3}})
+    url = f"{quick_server.url}/t/{created['id']}"
+    pages = []
+    for name, size in (("Ann", (1366, 768)), (" ANN ", (390, 844))):
+        context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+        page = context.new_page()
+        page.goto(url)
+        page.wait_for_selector("#join-name")
+        page.fill("#join-name", name)
+        page.click("#join-form button[type=submit]")
+        pages.append(page)
+    first, second = pages
+    _wait(first, "() => !document.querySelector('#chat').hidden")  # seated
+    refused = _english("refused.name_taken")
+    _wait(second, f"() => document.querySelector('#notice').textContent === {refused!r}")
+    assert second.locator("#chat").is_hidden()  # not seated
+    assert not second.locator("#join").is_hidden()  # the form is still there to try again
+    second.screenshot(path=str(ARTIFACTS / "e2e-name-taken-phone.png"))
+    second.fill("#join-name", "Ann B")
+    second.click("#join-form button[type=submit]")
+    _wait(second, "() => !document.querySelector('#chat').hidden")
+    for page in pages:
+        page.context.close()
