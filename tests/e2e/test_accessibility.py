@@ -56,6 +56,10 @@ async () => {
 }
 """
 
+RUN_AXE_ON: Final = RUN_AXE.replace("axe.run(document,", "axe.run(selector,").replace(
+    "async () =>", "async (selector) =>"
+)
+
 # A change of scheme fades buttons' backgrounds: scan the colours they end with.
 TRANSITIONS_DONE: Final = """
 () => Promise.race([
@@ -161,11 +165,15 @@ class Scanner:
             [f"sequence-stacks:token:{table_id}", token],
         )
 
+    def inject(self) -> None:
+        """axe-core into the page as it is now (once per page load)."""
+        if not self.page.evaluate("typeof window.axe === 'object'"):
+            self.page.evaluate(self.axe)
+
     def scan(self, state: str, language: str, *, shots: bool = False) -> None:
         """Scan the page as it is now at the language's sizes and schemes."""
         page = self.page
-        if not page.evaluate("typeof window.axe === 'object'"):
-            page.evaluate(self.axe)
+        self.inject()
         for size, scheme in COMBINATIONS[language]:
             page.set_viewport_size(SIZES[size])  # type: ignore[arg-type]
             page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
@@ -252,12 +260,13 @@ class States:
         self.game = self._table({"player_count": 2, "chips_to_win": 2, "min_each_colour": 1})
         self.block = self._table({"player_count": 3, "hand_size": 10, "chips_to_win": 10})
         self.short = self._table({"player_count": 2, "chips_to_win": 1, "min_each_colour": 0})
+        self.open = self._table({"player_count": 3}, seated=2)
         self.block_seat = self.block.play_until_a_block_is_held()
         self.short.seats[0].command("start")
         _play_to(self.short, lambda view, table: table["status"] == "over")
 
-    def _table(self, options: dict[str, Any]) -> PythonTable:
-        names = ["Ann", "Bo", "Cy"][: options["player_count"]]
+    def _table(self, options: dict[str, Any], seated: int = 3) -> PythonTable:
+        names = ["Ann", "Bo", "Cy"][: min(seated, options["player_count"])]
         table = PythonTable(self.server, options, names)
         self.stack.callback(table.close)
         return table
@@ -293,6 +302,12 @@ class States:
         self.goto("/t/nosuch")
         _ready(self.page)
         yield "missing"
+
+    def watching(self) -> Iterator[str]:
+        self.goto(f"/t/{self.open.table_id}")
+        _table_ready(self.page, "ui.you === null")
+        self.page.wait_for_selector("#join:not([hidden])")
+        yield "watching"
 
     def seated(self) -> Iterator[str]:
         self.sit(self.game, 0, "ui.table.status === 'lobby'")
@@ -351,7 +366,7 @@ SHOTS: Final = {"lobby", "your-turn", "replay-start"}
 def test_every_page_and_state_has_no_serious_violation_and_big_targets(
     scanner: Scanner, states: States
 ) -> None:
-    before = [states.lobby, states.missing, states.seated]
+    before = [states.lobby, states.missing, states.watching, states.seated]
     after = [states.playing, states.block_prompt, states.end, states.replay]
     for group in (before, after):
         if group is after:
@@ -464,6 +479,13 @@ def test_the_focus_follows_each_action_made_with_the_keyboard(
     page.evaluate("window.sequenceStacks.socket.command('act', {action_id: 99999})")
     page.wait_for_selector("#notice.error:not([hidden])")
     _wait_focus(page, lambda f: f == "#notice", "after a refusal")
+    scanner.inject()
+    for scheme in SCHEMES:  # the notice reads in both schemes
+        page.emulate_media(color_scheme=scheme)
+        page.evaluate(TRANSITIONS_DONE)
+        found = page.evaluate(RUN_AXE_ON, "#notice")
+        assert not [rule for rule in found if rule["impact"] in SERIOUS], (scheme, found)
+    page.emulate_media(color_scheme="dark")
     page.keyboard.press("Escape")
     page.wait_for_selector("#notice", state="hidden")
     _wait_focus(page, _on_board, "after the notice went")
