@@ -68,20 +68,27 @@ class EngineBuildHook(BuildHookInterface):
         }
         if version == "editable" and _up_to_date(src, record):
             return
-        with tempfile.TemporaryDirectory(prefix="sequence-stacks-build-") as temp:
-            built, error = _compile(src, modules, Path(temp))
-            record["compiled"] = [_module_name(path) for path in modules] if built else []
-            record["error"] = error
-            if error is not None:
-                print(
-                    f"sequence-stacks: the engine was not compiled ({error}); "
-                    "installing the pure-Python engine, which plays the same game more slowly",
-                    file=sys.stderr,
-                )
-            if version == "editable":
-                _install_in_place(src, Path(temp), built, record)
-            else:
-                _add_to_wheel(build_data, Path(temp), built, record)
+        # Kept until finalize(): a wheel takes its forced files in after this method.
+        self._temp = Path(tempfile.mkdtemp(prefix="sequence-stacks-build-"))
+        built, error = _compile(src, modules, self._temp)
+        record["compiled"] = [_module_name(path) for path in modules] if built else []
+        record["error"] = error
+        if error is not None:
+            print(
+                f"sequence-stacks: the engine was not compiled ({error}); "
+                "installing the pure-Python engine, which plays the same game more slowly",
+                file=sys.stderr,
+            )
+        if version == "editable":
+            _install_in_place(src, self._temp, built, record)
+        else:
+            _add_to_wheel(build_data, self._temp, built, record)
+
+    def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
+        """Remove the build's temporary folder once the wheel is written."""
+        temp = getattr(self, "_temp", None)
+        if temp is not None:
+            shutil.rmtree(temp, ignore_errors=True)
 
 
 def _module_name(path: str) -> str:
