@@ -1,11 +1,13 @@
 """Accessibility of every page, in a real browser (#15).
 
 npm's axe-core (tests/a11y, installed by scripts/test) scans each page and state: the
-lobby, a table before its start (seated), a game on the player's turn, a card selected,
-a Block prompt, the rules dialog, the end screen with its standings, the replay (at its
-start and at its end) and the "no such table" page; each at desktop (1366x768) and phone
-(390x844) size, in the dark and the light colour scheme, in English, Korean and Hindi.
-No violation may be serious or critical. On a phone every visible control's box is at
+lobby, the "no such table" page, a table watched before sitting (its join form), a table
+before its start (seated), a game on the player's turn, a card selected, the rules
+dialog, a Block prompt, the end screen with its standings and the replay (at its start
+and at its end). English is scanned at desktop (1366x768) and phone (390x844) size in
+the dark and the light colour scheme; Korean and Hindi at both sizes, each size in one
+scheme (Korean: desktop dark, phone light; Hindi the other way round), which keeps the
+test near half a minute. No violation may be serious or critical. On a phone every visible control's box is at
 least 44x44 px (WCAG 2.5.8's exception for a link inside a sentence excepted; a
 checkbox counts with the label that wraps it, as a tap on either toggles it).
 
