@@ -7,9 +7,10 @@ dialog, a Block prompt, the end screen with its standings and the replay (at its
 and at its end). English is scanned at desktop (1366x768) and phone (390x844) size in
 the dark and the light colour scheme; Korean and Hindi at both sizes, each size in one
 scheme (Korean: desktop dark, phone light; Hindi the other way round), which keeps the
-test near half a minute. No violation may be serious or critical. On a phone every visible control's box is at
-least 44x44 px (WCAG 2.5.8's exception for a link inside a sentence excepted; a
-checkbox counts with the label that wraps it, as a tap on either toggles it).
+test near half a minute. No violation may be serious or critical. On a phone every
+visible control's box is at least 44x44 px (WCAG 2.5.8's exception for a link inside a
+sentence excepted; a checkbox counts with the label that wraps it, as a tap on either
+toggles it; a disabled control is no target).
 
 axe-core goes into the page through DevTools (Playwright's evaluate), which the page's
 Content-Security-Policy (script-src 'self', Trusted Types) does not govern: the pages
@@ -17,7 +18,8 @@ are scanned under the policy they are served with.
 
 A second test plays with the keyboard alone and checks where the focus goes after each
 action: a card played (the hand's next card, or the turn line when the turn is over), a
-refusal (the notice), a Block prompt (its first live button) and its answer (the board).
+refusal (the notice), a Block prompt (its first live button) and its answer (the board);
+that the log, a live region, only gains lines, and that "Your turn" is announced.
 Screenshots of the lobby, the table in play and the replay in both schemes at both
 sizes go to artifacts/a11y-<screen>-<scheme>-<size>.png.
 """
