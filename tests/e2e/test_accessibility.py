@@ -20,8 +20,8 @@ A second test plays with the keyboard alone and checks where the focus goes afte
 action: a card played (the hand's next card, or the turn line when the turn is over), a
 refusal (the notice), a Block prompt (its first live button) and its answer (the board);
 that the log, a live region, only gains lines, and that "Your turn" is announced.
-Screenshots of the lobby, the table in play and the replay in both schemes at both
-sizes go to artifacts/a11y-<screen>-<scheme>-<size>.png.
+Screenshots of the lobby, the table in play, a Block prompt, the end and the replay in both
+schemes at both sizes go to artifacts/a11y-<screen>-<scheme>-<size>.png.
 """
 
 from __future__ import annotations
@@ -364,7 +364,7 @@ def states(a11y_server: ServerProcess, scanner: Scanner) -> Iterator[States]:
         yield prepared
 
 
-SHOTS: Final = {"lobby", "your-turn", "replay-start"}
+SHOTS: Final = {"lobby", "your-turn", "block-prompt", "end", "replay-start"}
 
 
 def test_every_page_and_state_has_no_serious_violation_and_big_targets(
