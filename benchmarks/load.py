@@ -509,6 +509,18 @@ def _report(
     _verdict(results)
 
 
+def _disturbed(*results: Result) -> str:
+    """Why a figure is not a clean measurement (sockets dropped, workers marked down)."""
+    why = []
+    for r in results:
+        down = r.events.get("proxy marked a worker down", 0)
+        if r.reconnects or down:
+            why.append(f"{r.config}: {r.reconnects} reconnects, a worker marked down {down}x")
+    if not why:
+        return ""
+    return f" [DISTURBED: {'; '.join(why)}; not a clean figure]"
+
+
 def _verdict(results: list[Result]) -> None:
     found = {(r.config, r.load): r for r in results}
     print("\n## #17 targets")
@@ -518,7 +530,7 @@ def _verdict(results: list[Result]) -> None:
         verdict = "met" if ratio >= RATIO_TARGET else "NOT met"
         print(
             f"saturated throughput, 2 workers / 1 worker: {two.rate:.0f} / {one.rate:.0f} = "
-            f"{ratio:.2f}x (target >= {RATIO_TARGET}x: {verdict})"
+            f"{ratio:.2f}x (target >= {RATIO_TARGET}x: {verdict}){_disturbed(one, two)}"
         )
         server = [r.cpu_ms["server"] for r in (one, two)]
         print(
@@ -540,7 +552,7 @@ def _verdict(results: list[Result]) -> None:
             verdict = "met" if r.p99_ms < P99_TARGET_MS else "NOT met"
             print(
                 f"{key}, {r.tables} tables, 2 workers: p99 {r.p99_ms:.1f} ms "
-                f"(target < {P99_TARGET_MS:g} ms: {verdict})"
+                f"(target < {P99_TARGET_MS:g} ms: {verdict}){_disturbed(r)}"
             )
 
 
