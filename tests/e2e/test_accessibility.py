@@ -435,24 +435,31 @@ def _on_board(focused: str) -> bool:
     return focused == "#turn" or focused.startswith(("button.card", "button.primary"))
 
 
-def test_the_focus_follows_each_action_made_with_the_keyboard(
-    scanner: Scanner, states: States
-) -> None:
-    """A card played goes on to the next card (or the turn line), a refusal to its notice
-    (Escape gives it back to the board), a Block prompt to its Block button, and its
-    answer back to the board."""
-    page = scanner.page
+def _sit_down_and_start(page: Page, states: States) -> None:
+    """Sitting down goes on to Start, Start to the board."""
+    states.goto(f"/t/{states.open.table_id}")
+    _table_ready(page, "ui.you === null")
+    page.fill("#join-name", "Di")
+    page.focus("#join-name")
+    page.keyboard.press("Enter")
+    _wait_focus(page, lambda f: f == "#start", "after sitting down")
+    page.keyboard.press("Enter")
+    _wait_focus(page, _on_board, "after the game started")
+
+
+def _play_a_card(page: Page, states: States) -> None:
+    """Select the first card that may be played with its number key (Escape unselects
+    it, Enter selects it again: the card keeps the focus), Tab to its first choice, Enter:
+    the focus goes on; the log only gains lines; "Your turn" is emptied when it ends."""
     states.start_the_game()
     states.sit(states.game, 0, "ui.view && ui.view.current === 0 && ui.view.phase === 'playing'")
     page.wait_for_selector("#turn[data-mine=true]")
-    # Select the first card that may be played with its number key, Tab to its first
-    # choice (playing it if it can be played, else discarding it), Enter.
     page.keyboard.press("1")
     assert _focused(page).startswith("button.card"), _focused(page)
-    page.keyboard.press("Escape")  # unselected: the card keeps the focus
+    page.keyboard.press("Escape")
     page.wait_for_selector("#choices button.discard", state="detached")
     assert _focused(page).startswith("button.card"), _focused(page)
-    page.keyboard.press("Enter")  # selected again, the hand drawn anew: still the card
+    page.keyboard.press("Enter")
     page.wait_for_selector("#choices button.discard")
     assert _focused(page).endswith(".selected"), _focused(page)
     for _ in range(20):
@@ -468,15 +475,17 @@ def test_the_focus_follows_each_action_made_with_the_keyboard(
     _wait_focus(page, _on_board, "after a card was played")
     if page.get_attribute("#turn", "data-mine") != "true":  # no longer your turn: unsaid
         page.wait_for_function("() => document.querySelector('#announce').textContent === ''")
-    # The log (a live region) only gained lines: none was taken out and put back.
     changes = page.evaluate("window.logChanges")
     assert changes["added"] >= 1, changes
     assert changes["removed"] == 0, changes
 
-    # A refusal: a command the server refuses (a stale page's); its notice has the focus.
+
+def _refusal(page: Page, states: States, scanner: Scanner) -> None:
+    """On the next turn ("Your turn" said in the assertive live region), a command the
+    server refuses (a stale page's): its notice has the focus, reads in both schemes, and
+    Escape gives the focus back to the board."""
     states.start_the_game(seen=_version(page))
     page.wait_for_selector("#turn[data-mine=true]")
-    # "Your turn" is said in the assertive live region (emptied while others play).
     page.wait_for_function(
         "() => document.querySelector('#announce').textContent === 'Your turn'", timeout=5_000
     )
@@ -484,7 +493,7 @@ def test_the_focus_follows_each_action_made_with_the_keyboard(
     page.wait_for_selector("#notice.error:not([hidden])")
     _wait_focus(page, lambda f: f == "#notice", "after a refusal")
     scanner.inject()
-    for scheme in SCHEMES:  # the notice reads in both schemes
+    for scheme in SCHEMES:
         page.emulate_media(color_scheme=scheme)
         page.evaluate(TRANSITIONS_DONE)
         found = page.evaluate(RUN_AXE_ON, "#notice")
@@ -494,10 +503,25 @@ def test_the_focus_follows_each_action_made_with_the_keyboard(
     page.wait_for_selector("#notice", state="hidden")
     _wait_focus(page, _on_board, "after the notice went")
 
-    # The Block prompt: its Block button has the focus; Enter blocks; back to the board.
+
+def _block(page: Page, states: States) -> None:
+    """The Block prompt: its Block button has the focus; Enter blocks; back to the board."""
     states.sit(states.block, states.block_seat, "ui.view && ui.view.phase === 'block_window'")
     page.wait_for_selector("#block-prompt:not([hidden])")
     _wait_focus(page, lambda f: f == "#answer-block", "when the Block prompt opened")
     page.keyboard.press("Enter")
     page.wait_for_selector("#block-prompt", state="hidden")
     _wait_focus(page, _on_board, "after the Block prompt closed")
+
+
+def test_the_focus_follows_each_action_made_with_the_keyboard(
+    scanner: Scanner, states: States
+) -> None:
+    """Sitting down goes on to Start, Start to the board; a card played to the next card
+    (or the turn line), a refusal to its notice (Escape gives it back to the board), a
+    Block prompt to its Block button, and its answer back to the board."""
+    page = scanner.page
+    _sit_down_and_start(page, states)
+    _play_a_card(page, states)
+    _refusal(page, states, scanner)
+    _block(page, states)

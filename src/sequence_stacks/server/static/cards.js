@@ -99,6 +99,7 @@ export function cardElement(id, opts = {}) {
   el.dataset.kind = info.key;
   el.title = name;
   el.setAttribute("aria-label", name);
+  if (!opts.button) el.setAttribute("role", "img"); // a picture named by its card (#15)
   return el;
 }
 

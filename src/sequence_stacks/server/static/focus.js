@@ -4,21 +4,23 @@
 
 const LISTS = ["#hand .card", "#piles .pile", "#seats .discard", "#choices button", "#lobby-seats button", ".chat-buttons button"];
 
-/** The focused control's place, `{ list, index }`, if it is in one of the rebuilt lists. */
+/**
+ * The focused control's place, `{ list, index }`: its list if it is in one of the rebuilt
+ * lists (else `list` is null); null when nothing has the focus.
+ */
 export function focusSpot() {
-  const el = document.activeElement;
-  if (!el || el === document.body) return null;
+  if (focusLost()) return null;
   for (const list of LISTS) {
-    const index = [...document.querySelectorAll(list)].indexOf(el);
+    const index = [...document.querySelectorAll(list)].indexOf(document.activeElement);
     if (index >= 0) return { list, index };
   }
-  return null;
+  return { list: null, index: -1 };
 }
 
-/** True when nothing has the focus (a render removed the control that had it). */
+/** True when nothing has the focus (a render removed or hid the control that had it). */
 export function focusLost() {
   const el = document.activeElement;
-  return !el || el === document.body || !el.isConnected;
+  return !el || el === document.body || !el.isConnected || el.closest("[hidden]") !== null;
 }
 
 /** Focus the first of `candidates` (elements or null) that can take it; whether one did. */
@@ -33,7 +35,7 @@ export function focusFirst(...candidates) {
 
 /** Give the focus back to the control at `spot` (or its nearest neighbour) if it was lost. */
 export function restoreFocus(spot) {
-  if (!spot || !focusLost()) return;
+  if (!spot?.list || !focusLost()) return;
   const all = [...document.querySelectorAll(spot.list)];
   focusFirst(...all.slice(spot.index), ...all.slice(0, spot.index).reverse());
 }

@@ -42,6 +42,7 @@ const ui = {
   acted: null, // the hand position of the card just played, till the next version (#15)
   actedAt: -1,
   promptOpen: false,
+  focusGone: false, // a render hid the focused control and no other has taken it yet
 };
 
 const socket = new TableSocket(tableId, {
@@ -350,6 +351,14 @@ function settleFocus(spot) {
     ui.acted = null;
   } else if (ui.acted === null) {
     restoreFocus(spot);
+    // A control gone with its part of the page (Sit down, Start game): the next step's,
+    // as soon as a render shows it.
+    if (spot && focusLost()) ui.focusGone = true;
+    if (ui.focusGone && focusLost()) {
+      if ($("#board").hidden) focusFirst($("#start"), $("#join-name"));
+      else focusBoard();
+    }
+    if (!focusLost()) ui.focusGone = false;
   }
 }
 
