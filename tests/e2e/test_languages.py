@@ -18,6 +18,8 @@ Every screen is looked at phone (390x844) and desktop (1366x768) size:
 
 - ``<html lang>`` is the language;
 - no element's text overflows its box, and nothing is wider than the viewport;
+- no word is broken across two lines (a box too narrow for it, or Korean without
+  ``keep-all``); a line may break at a space or a hyphen (its own test, after the tour);
 - no visible text (nor a title, aria-label or placeholder) is a message key or a
   ``{placeholder}`` left unfilled, nor an English message where the language has its own
   (a text that is an English message and none of the language's);
@@ -83,6 +85,8 @@ RAW: Final = re.compile(rf"\{{[A-Za-z_]+\}}|\b({FAMILIES})\.[a-z_]+[A-Za-z_.]*\b
 SCRIPTS: Final = ("LATIN", "ARMENIAN", "DEVANAGARI", "HANGUL")
 # Characters no font has (Supplementary Private Use Area-A): they draw as missing glyphs.
 NO_FONT: Final = "\U000f0001\U000f0002\U000f0003\U000f0004"
+# Words each language's tour saw broken across lines (test_no_word_is_broken_...).
+BROKEN: dict[str, list[str]] = {}
 # The page's own state, as the tests read it.
 UI_STATE: Final = """() => { const s = window.sequenceStacks; const u = s.ui;
   return {you: u.you, view: u.view, fields: u.fields, version: s.socket.version,
@@ -148,6 +152,29 @@ _OVERFLOWS = """() => {
     }
   }
   return problems;
+}"""
+
+# Words drawn across two lines: a box too narrow for a word breaks it anywhere
+# ("Սեղ/ան", "Bot / tam / ak 2"), and Korean without keep-all breaks inside its words.
+# A word is a run of letters, marks and digits; a break at a space or a hyphen is fine.
+_BROKEN_WORDS = """() => {
+  const broken = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!el || !el.getClientRects().length || el.closest("script, style, option")) continue;
+    const rect = el.getBoundingClientRect();
+    if (rect.width <= 1 && rect.height <= 1) continue;  // visually hidden (.sr-only)
+    for (const word of node.textContent.matchAll(/[\\p{L}\\p{M}\\p{N}]{2,}/gu)) {
+      range.setStart(node, word.index);
+      range.setEnd(node, word.index + word[0].length);
+      const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0)
+        .map((r) => Math.round(r.bottom / 4)));
+      if (tops.size > 1) broken.push(`${el.tagName.toLowerCase()} "${word[0]}"`);
+    }
+  }
+  return broken;
 }"""
 
 _GLYPHS = """([samples, reference]) => {
@@ -289,6 +316,7 @@ class Reader:
         self.page: Page = self.context.new_page()
         self.problems: list[str] = []
         self.screens: list[str] = []
+        self.broken: list[str] = []  # words broken across lines, for their own test
         self.page.on("console", self._console)
         self.page.on("pageerror", lambda error: self.problems.append(f"pageerror: {error}"))
 
@@ -319,6 +347,10 @@ class Reader:
         for size, viewport in SIZES.items():
             page.set_viewport_size(viewport)  # type: ignore[arg-type]
             page.wait_for_timeout(60)
+            # Cards flying to where they went (an aria-hidden layer of copies) land first.
+            page.wait_for_function(
+                "() => !document.querySelector('#flights')?.children.length", timeout=5_000
+            )
             where = f"{name} ({size})"
             if subject is not None:
                 found = page.locator(subject).first
@@ -328,6 +360,7 @@ class Reader:
                     self.problems.append(f"{where}: {subject} is not shown")
             for problem in page.evaluate(_OVERFLOWS):
                 self.problems.append(f"{where}: {problem}")
+            self.broken.extend(f"{where}: {word}" for word in page.evaluate(_BROKEN_WORDS))
             marked: list[tuple[str, bool]] = page.evaluate(_VISIBLE_STRINGS)
             strings = [text for text, _ in marked]
             for found_raw in RAW.finditer("\n".join(strings)):
@@ -411,6 +444,24 @@ def test_the_glyph_check_sees_missing_glyphs(browser: Browser) -> None:
         context.close()
     assert not found["none"]["ok"], found
     assert found["latin"]["ok"], found
+
+
+def test_the_broken_word_check_sees_a_word_broken_in_two(browser: Browser) -> None:
+    """A word a narrow box breaks anywhere is found; words wrapped at spaces and
+    hyphens, and Korean kept whole (keep-all), are not."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.set_content(
+            '<div style="width: 60px; overflow-wrap: anywhere">Sequence</div>'
+            '<div style="width: 60px">a bc de fg Steal-a-Card</div>'
+            '<div lang="ko" style="width: 60px; word-break: keep-all">시퀀스 완성 블록</div>'
+            '<div lang="ko" style="width: 40px">테이블테이블</div>'
+        )
+        found = page.evaluate(_BROKEN_WORDS)
+    finally:
+        context.close()
+    assert found == ['div "Sequence"', 'div "테이블테이블"'], found
 
 
 def test_the_english_check_sees_english_and_not_the_language() -> None:
@@ -686,8 +737,24 @@ def test_a_game_in_each_language(
         raise AssertionError(f"{error}\nthe page's problems so far: {seen}") from error
     finally:
         reader.context.close()
+        BROKEN[language] = reader.broken
     assert not reader.problems, "\n".join(dict.fromkeys(reader.problems))
     assert sorted(reader.screens) == sorted(SCREENS), reader.screens
+
+
+@pytest.mark.xfail(
+    reason="known (#14): on a phone the Armenian table name in the header bar breaks"
+    " inside its words beside the 44 px controls, a seat's hand count '10' wraps as"
+    " '1' over '0', and the rule book's option table breaks Armenian words; the CSS"
+    " fix waits for app.css to be free (see the report)",
+    strict=False,
+)
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_no_word_is_broken_across_lines(language: str) -> None:
+    """On no screen of the tour, at either size, is a word drawn across two lines."""
+    if language not in BROKEN:
+        pytest.skip("the tour of this language did not run")
+    assert not BROKEN[language], "\n".join(dict.fromkeys(BROKEN[language]))
 
 
 def test_two_players_of_one_table_read_the_same_game_each_in_their_language(
