@@ -541,6 +541,8 @@ _ALL: Final = (
     m("page.table.your_hand", "Your hand"),
     m("page.table.players", "Players"),
     m("page.table.log", "Game log"),
+    # The button that opens the game log over the table on a phone (#15): one short word.
+    m("page.table.log_button", "Log"),
     m("page.table.close", "Close"),
     m("page.replay.title", "Sequence Stacks replay"),
     m("page.replay.heading", "Replay"),

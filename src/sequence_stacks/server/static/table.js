@@ -683,6 +683,8 @@ function renderLog() {
     ui.logShown = 0;
     ui.logCleared = false;
   }
+  $("#last-line").textContent = ui.log.at(-1)?.line ?? ""; // a phone's one line of it (#15)
+  settleLogSheet();
   const fresh = ui.log.filter((shown) => shown.seq > ui.logShown).slice(-LOG_SHOWN);
   if (!fresh.length) return;
   for (const shown of fresh) {
@@ -695,6 +697,44 @@ function renderLog() {
   while (box.childElementCount > LOG_SHOWN) box.firstElementChild.remove();
   box.scrollTop = box.scrollHeight;
 }
+
+/**
+ * The log on a phone (#15): a sheet over the table that the Log button opens. Shut, it
+ * stays in the page below the screen, still a live region, its controls out of reach.
+ */
+function openLog(open) {
+  const box = $("#log-box");
+  const inside = box.contains(document.activeElement);
+  box.classList.toggle("open", open);
+  settleLogSheet();
+  if (open) {
+    $("#log").scrollTop = $("#log").scrollHeight;
+    $("#log").focus();
+  } else if (inside) $("#log-toggle").focus();
+}
+
+/** The sheet shut where the log is no sheet (a desktop, a game over); the log list
+ * reachable by Tab only where it is seen. */
+function settleLogSheet() {
+  const sheet = $("#log-toggle").getClientRects().length > 0;
+  const box = $("#log-box");
+  if (!sheet) box.classList.remove("open");
+  const open = box.classList.contains("open");
+  $("#log-toggle").setAttribute("aria-expanded", String(open));
+  $("#log").tabIndex = open || !sheet ? 0 : -1;
+}
+
+$("#log-toggle").addEventListener("click", () => openLog(!$("#log-box").classList.contains("open")));
+$("#last-line").addEventListener("click", () => openLog(true));
+$("#log-close").addEventListener("click", () => openLog(false));
+$("#log-box").addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && $("#log-box").classList.contains("open")) openLog(false);
+});
+// A tap on the table above the open sheet shuts it (and does nothing else).
+$("#log-box").addEventListener("click", (event) => {
+  if (event.target === event.currentTarget && event.clientY < event.currentTarget.getBoundingClientRect().top) openLog(false);
+});
+matchMedia("(max-width: 860px)").addEventListener("change", () => openLog(false));
 
 // --- controls -------------------------------------------------------------------------
 

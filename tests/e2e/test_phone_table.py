@@ -1,0 +1,389 @@
+"""The table fits a phone during play (#15 item 7), in a real browser.
+
+Games started with "Play now" (2, 4 and 6 players) at 390x844 and 360x740 (a small
+Android), in English and in languages with long words or other scripts (Armenian,
+Hindi, Slovenian, Korean, Malay), wait for the player's turn and check:
+
+- no vertical scrolling: the document is no taller than the screen, and nothing is
+  wider than it;
+- every part of the table inside the screen: the turn line and its timer, the decks
+  row, every sequence pile with its count, the player's hand, the player's discard top,
+  each opponent's name, hand size, discard top and chips, the log's last line;
+- every visible live control at least 44x44 px; no text wider than its box, no word
+  broken across two lines (test_languages' checks);
+- a card selected: the piles it may go on, the discards it may steal and its choices
+  are on screen; in one game a discard top played (a rank 1, a wild or an action card is
+  discarded, then taken back from the discard top next turn): its targets on screen;
+- the Block prompt, opened over the table, inside the screen with 44 px buttons;
+- the Log button opens the log as a sheet over the table (still the live region) and
+  closes it again.
+
+Screenshots: artifacts/phone-<lang>-<width>x<height>-<players>p-<screen>.png.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+import urllib.request
+from collections.abc import Iterator
+from typing import Any, Final
+
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize
+
+from .conftest import ARTIFACTS, ServerProcess
+from .test_languages import _BROKEN_WORDS, _OVERFLOWS
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
+
+PHONE: Final = ViewportSize(width=390, height=844)
+SMALL: Final = ViewportSize(width=360, height=740)
+# (language, viewport, players): every language at least once, both sizes, 2 to 6 seats.
+CASES: Final = (
+    ("en", PHONE, 2),
+    ("en", PHONE, 4),
+    ("en", SMALL, 6),
+    ("hy", PHONE, 6),
+    ("hy", SMALL, 4),
+    ("hi", PHONE, 4),
+    ("hi", SMALL, 6),
+    ("sl", SMALL, 6),
+    ("ko", SMALL, 2),
+    ("ms", SMALL, 5),
+)
+
+MY_TURN: Final = """() => { const u = window.sequenceStacks.ui;
+  return Boolean(u.view && u.you !== null && u.view.phase === "playing" && !u.view.result
+    && u.view.current === u.you && u.view.legal_action_ids.length > 0
+    && document.querySelector("#hand .card:not(:disabled)") !== null); }"""
+
+# How the page fits the screen: its scroll size, and each box that leaves the screen.
+FIT: Final = """() => {
+  const root = document.documentElement;
+  const out = [];
+  for (const el of document.querySelectorAll(".bar *, #board *, #seats *")) {
+    if (!el.getClientRects().length || el.closest(".sr-only, .next-seat, #block-prompt")) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width <= 1 && r.height <= 1) continue;
+    if (r.left < -1 || r.right > innerWidth + 1 || r.top < -1 || r.bottom > innerHeight + 1) {
+      const at = [r.left, r.top, r.right, r.bottom].map(Math.round).join(",");
+      const name = `${el.tagName.toLowerCase()}#${el.id}.${el.className?.baseVal ?? el.className}`;
+      out.push(`${name} at ${at}`);
+    }
+  }
+  return { height: root.scrollHeight, width: root.scrollWidth, innerHeight, innerWidth, out };
+}"""
+
+# The boxes of the parts a player must see, by name (null for a part not drawn).
+PARTS: Final = """() => {
+  const box = (el) => { if (!el || !el.getClientRects().length) return null;
+    const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const parts = {
+    turn: box(document.querySelector("#turn .text")),
+    timer: box(document.querySelector("#turn-timer")),
+    lastLine: box(document.querySelector("#last-line")),
+    logButton: box(document.querySelector("#log-toggle")),
+    decks: box(document.querySelector(".decks")),
+    myDiscard: box(document.querySelector(".seat.me .discard")),
+  };
+  document.querySelectorAll(".deck").forEach((el, i) => { parts[`deck ${i}`] = box(el); });
+  document.querySelectorAll("#piles .pile").forEach((el, i) => {
+    parts[`pile ${i}`] = box(el);
+    parts[`pile ${i} count`] = box(el.querySelector(".count"));
+  });
+  document.querySelectorAll("#hand .card").forEach((el, i) => { parts[`card ${i}`] = box(el); });
+  document.querySelectorAll(".seat:not(.me)").forEach((el) => {
+    const seat = el.dataset.seat;
+    for (const part of [".name", ".mini-hand .count", ".discard", ".chip.blue", ".chip.red"]) {
+      parts[`seat ${seat} ${part}`] = box(el.querySelector(part));
+    }
+  });
+  return parts;
+}"""
+
+# Visible, live controls smaller than 44x44 px.
+SMALL_TARGETS: Final = """() => [...document.querySelectorAll(
+    "button, a[href], select, input, summary, [tabindex='0']")]
+  .filter((el) => el.getClientRects().length && !el.disabled && !el.closest(".sr-only"))
+  .filter((el) => getComputedStyle(el).visibility !== "hidden")
+  .map((el) => [el, el.getBoundingClientRect()])
+  .filter(([el, r]) => r.bottom > 0 && r.top < innerHeight && (r.width < 43.5 || r.height < 43.5))
+  .filter(([el]) => !(el.id === "log" && !el.closest(".log-box.open")))
+  .map(([el, r]) => `${el.tagName.toLowerCase()}#${el.id}.${el.className} `
+    + `${Math.round(r.width)}x${Math.round(r.height)}`)"""
+
+# The boxes of what a selection lights: piles, discards to steal, choice buttons.
+TARGETS: Final = """() => [...document.querySelectorAll(
+    "#piles .pile.target, .seat .discard.target, #choices button")]
+  .map((el) => { const r = el.getBoundingClientRect();
+    return [el.className, r.left, r.top, r.right, r.bottom]; })"""
+
+
+@pytest.fixture(scope="module")
+def phone_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    env = {
+        "SEQUENCE_STACKS_BOT_DELAY": "0.01,0.03",
+        "SEQUENCE_STACKS_BOT_BLOCK_DELAY": "0.02,0.05",
+        "SEQUENCE_STACKS_BLOCK_TIMEOUT": "30",
+        "SEQUENCE_STACKS_TURN_TIMEOUT": "300",
+        "SEQUENCE_STACKS_GRACE_PERIOD": "120",
+    }
+    process = ServerProcess(tmp_path_factory.mktemp("phone") / "phone.sqlite3", env)
+    process.start()
+    yield process
+    process.stop()
+
+
+def _wait(page: Page, check: str, timeout: float = 30) -> None:
+    """Poll ``check`` (a JavaScript function) until it is true: the pages' CSP forbids
+    the eval that Playwright's wait_for_function needs."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(check):
+        assert time.monotonic() < deadline, f"waited {timeout}s in vain for {check}"
+        page.wait_for_timeout(50)
+
+
+def _until_my_turn(page: Page, timeout: float = 30) -> None:
+    """Wait for the player's turn, answering Pass to any Block prompt on the way."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(MY_TURN):
+        assert time.monotonic() < deadline, f"waited {timeout}s in vain for the turn"
+        if page.locator("#answer-pass").is_visible():
+            page.click("#answer-pass")
+        page.wait_for_timeout(50)
+    page.wait_for_timeout(300)  # a card's flight, if one is still in the air
+
+
+def _catalog(server: ServerProcess) -> dict[str, Any]:
+    with urllib.request.urlopen(server.url + "/api/catalog", timeout=10) as response:
+        data: dict[str, Any] = json.loads(response.read())
+        return data
+
+
+def _inside(box: list[float], view: ViewportSize) -> bool:
+    left, top, right, bottom = box
+    return left >= -1 and top >= -1 and right <= view["width"] + 1 and bottom <= view["height"] + 1
+
+
+def _shot(page: Page, name: str) -> None:
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+def _check_fits(page: Page, view: ViewportSize, where: str) -> None:
+    fit = page.evaluate(FIT)
+    assert fit["height"] <= fit["innerHeight"], f"{where}: the page scrolls ({fit})"
+    assert fit["width"] <= fit["innerWidth"], f"{where}: the page is too wide ({fit})"
+    assert not fit["out"], f"{where}: off the screen: {fit['out']}"
+    parts: dict[str, list[float] | None] = page.evaluate(PARTS)
+    missing = [name for name, box in parts.items() if box is None]
+    assert not missing, f"{where}: not shown: {missing}"
+    outside = {name: box for name, box in parts.items() if box and not _inside(box, view)}
+    assert not outside, f"{where}: outside the screen: {outside}"
+    small = page.evaluate(SMALL_TARGETS)
+    assert not small, f"{where}: tap targets under 44x44 px: {small}"
+    # No text wider than its box, no word broken across two lines (as test_languages).
+    assert not page.evaluate(_OVERFLOWS), f"{where}: {page.evaluate(_OVERFLOWS)}"
+    assert not page.evaluate(_BROKEN_WORDS), f"{where}: {page.evaluate(_BROKEN_WORDS)}"
+
+
+def _check_targets(page: Page, view: ViewportSize, where: str) -> None:
+    targets = page.evaluate(TARGETS)
+    assert targets, f"{where}: a selection lit nothing"
+    outside = [t for t in targets if not _inside(t[1:], view)]
+    assert not outside, f"{where}: targets off the screen: {outside}"
+    _check_fits(page, view, where)
+
+
+def _start(
+    browser: Browser, server: ServerProcess, language: str, view: ViewportSize, players: int
+) -> Page:
+    context = browser.new_context(
+        viewport=view,
+        locale=language,
+        extra_http_headers={"Accept-Language": language},
+        has_touch=True,
+        is_mobile=True,
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server.url + "/")
+    page.wait_for_selector("#play-now input[name=name]")
+    page.select_option("#create select[name=players]", str(players))
+    page.fill("#play-now input[name=name]", "Mina")
+    page.click("#play-now button[type=submit]")
+    page.wait_for_url("**/t/**")
+    _wait(page, "() => document.body.dataset.status === 'playing'")
+    assert page.evaluate("document.documentElement.lang") == language
+    _until_my_turn(page)
+    assert not errors, errors
+    return page
+
+
+def _select_a_card(page: Page) -> None:
+    """Select the hand's first card that goes somewhere (else the first live one)."""
+    card = page.locator("#hand .card.playable:not(:disabled)")
+    if not card.count():
+        card = page.locator("#hand .card:not(:disabled)")
+    card.first.click()
+    _wait(page, "() => document.querySelector('#hand .card.selected') !== null")
+
+
+def _check_log(page: Page, view: ViewportSize, name: str) -> None:
+    toggle = page.locator("#log-toggle")
+    assert toggle.get_attribute("aria-expanded") == "false"
+    assert page.evaluate("document.querySelector('#log').getAttribute('aria-live')") == "polite"
+    toggle.click()
+    _wait(page, "() => document.querySelector('#log-box').classList.contains('open')")
+    page.wait_for_timeout(300)  # the sheet rises
+    assert toggle.get_attribute("aria-expanded") == "true"
+    sheet = page.evaluate(
+        """() => { const r = document.querySelector('#log-box').getBoundingClientRect();
+        const lines = [...document.querySelectorAll('#log li')];
+        const last = lines[lines.length - 1].getBoundingClientRect();
+        return { box: [r.left, r.top, r.right, r.bottom], lines: lines.length,
+          last: [last.left, last.top, last.right, last.bottom],
+          focused: document.activeElement.id }; }"""
+    )
+    assert _inside(sheet["box"], view), sheet
+    assert sheet["lines"] > 0, sheet
+    assert _inside(sheet["last"], view), sheet
+    assert sheet["focused"] == "log", sheet
+    _shot(page, f"{name}-log")
+    small = page.evaluate(SMALL_TARGETS)
+    assert not small, f"the open log: tap targets under 44x44 px: {small}"
+    page.click("#log-close")
+    _wait(page, "() => !document.querySelector('#log-box').classList.contains('open')")
+    assert toggle.get_attribute("aria-expanded") == "false"
+    assert page.evaluate("document.activeElement.id") == "log-toggle"
+    page.wait_for_timeout(300)
+    top = page.evaluate("document.querySelector('#log-box').getBoundingClientRect().top")
+    assert top >= view["height"], "the shut log sheet is still on the screen"
+
+
+def _check_block_prompt(page: Page, view: ViewportSize, name: str) -> None:
+    """The Block prompt's place on the screen, shown as a Block window would show it."""
+    page.evaluate(
+        """() => { const p = document.querySelector('#block-prompt');
+        p.querySelector('.text').textContent = document.querySelector('#turn .text').textContent
+          + ' ' + document.querySelector('#answer-block').textContent;
+        p.hidden = false; }"""
+    )
+    prompt = page.evaluate(
+        """() => [...document.querySelectorAll('#block-prompt, #block-prompt button')].map((el) => {
+          const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })"""
+    )
+    for box in prompt:
+        assert _inside(box, view), prompt
+    for left, top, right, bottom in prompt[1:]:
+        assert right - left >= 44, prompt
+        assert bottom - top >= 44, prompt
+    height = page.evaluate("document.documentElement.scrollHeight")
+    assert height <= view["height"], "the Block prompt made the page scroll"
+    assert not page.evaluate(_BROKEN_WORDS), f"the Block prompt: {page.evaluate(_BROKEN_WORDS)}"
+    assert not page.evaluate(_OVERFLOWS), f"the Block prompt: {page.evaluate(_OVERFLOWS)}"
+    _shot(page, f"{name}-block-prompt")
+    page.evaluate("() => { document.querySelector('#block-prompt').hidden = true; }")
+
+
+def _discard_for_the_top(page: Page, catalog: dict[str, Any]) -> bool:
+    """Discard a card that can come back from the discard top (a 1, a wild, a Skip);
+    False when the hand holds none."""
+    fields = page.evaluate("window.sequenceStacks.ui.fields")
+    legal = page.evaluate("window.sequenceStacks.ui.view.legal_action_ids")
+    kinds = catalog["kinds"]
+    for action_id in legal:
+        action = fields[action_id]
+        kind = kinds[action["kind"]] if action.get("kind") is not None else None
+        if action["type"] != "discard" or kind is None:
+            continue
+        if kind["rank"] == 1 or kind["wild"] or kind["action"] == "skip":
+            hand = page.evaluate("window.sequenceStacks.ui.view.hand")
+            index = next(
+                i for i, card in enumerate(hand) if catalog["cards"][card] == action["kind"]
+            )
+            page.click(f"#hand .card[data-index='{index}']")
+            page.click("#choices button.discard")
+            return True
+    return False
+
+
+@pytest.mark.parametrize(
+    ("language", "view", "players"),
+    CASES,
+    ids=[f"{lang}-{view['width']}x{view['height']}-{n}p" for lang, view, n in CASES],
+)
+def test_the_table_fits_a_phone(
+    browser: Browser,
+    phone_server: ServerProcess,
+    language: str,
+    view: ViewportSize,
+    players: int,
+) -> None:
+    name = f"phone-{language}-{view['width']}x{view['height']}-{players}p"
+    page = _start(browser, phone_server, language, view, players)
+    try:
+        _check_fits(page, view, "your turn")
+        _shot(page, f"{name}-turn")
+        _select_a_card(page)
+        page.wait_for_timeout(150)
+        _check_targets(page, view, "a card selected")
+        _shot(page, f"{name}-selected")
+        page.keyboard.press("Escape")
+        _check_block_prompt(page, view, name)
+        _check_log(page, view, name)
+        _check_fits(page, view, "after the log")
+    finally:
+        page.context.close()
+
+
+def test_a_discard_top_play_has_its_targets_on_screen(
+    browser: Browser, phone_server: ServerProcess
+) -> None:
+    view = SMALL
+    catalog = _catalog(phone_server)
+    page = _start(browser, phone_server, "en", view, 4)
+    try:
+        for _turn in range(6):
+            top = page.locator(".seat.me .discard.playable")
+            if top.count():
+                top.click()
+                _wait(page, "() => document.querySelector('.seat.me .discard.selected') !== null")
+                _check_targets(page, view, "the discard top selected")
+                _shot(page, "phone-en-360x740-4p-discard-top")
+                return
+            version = page.evaluate("window.sequenceStacks.socket.version")
+            for _try in range(3):  # a click that crossed an update is tried again
+                page.keyboard.press("Escape")
+                if not _discard_for_the_top(page, catalog):
+                    page.locator("#hand .card:not(:disabled)").first.click()
+                    page.click("#choices button.discard")
+                with contextlib.suppress(AssertionError):
+                    _wait(page, f"() => window.sequenceStacks.socket.version > {version}", 5)
+                    break
+            _until_my_turn(page)
+        pytest.fail("no discard top could be played in six turns")
+    finally:
+        page.context.close()
+
+
+def test_desktop_keeps_the_log_beside_the_table(
+    browser: Browser, phone_server: ServerProcess
+) -> None:
+    view = ViewportSize(width=1366, height=768)
+    page = _start(browser, phone_server, "en", view, 4)
+    try:
+        shown = page.evaluate(
+            """() => ({ toggle: document.querySelector('#log-toggle').getClientRects().length,
+            last: document.querySelector('#last-line').getClientRects().length,
+            close: document.querySelector('#log-close').getClientRects().length,
+            log: document.querySelector('#log').getBoundingClientRect().width,
+            tab: document.querySelector('#log').tabIndex })"""
+        )
+        assert shown == {"toggle": 0, "last": 0, "close": 0, "log": shown["log"], "tab": 0}
+        assert shown["log"] > 200
+        _shot(page, "phone-en-desktop-4p-turn")
+    finally:
+        page.context.close()
