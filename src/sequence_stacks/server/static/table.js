@@ -590,22 +590,27 @@ function select(source, index = -1) {
 
 function renderChoices() {
   const bar = $("#choices");
-  bar.replaceChildren();
+  const items = [];
   const end = legal().find((a) => a.type === "end");
-  if (end) bar.append(button(t("choice.end"), () => act(end.id), end.id === ui.hint ? "primary hinted" : "primary"));
+  if (end) items.push(button(t("choice.end"), () => act(end.id), end.id === ui.hint ? "primary hinted" : "primary"));
   if (!ui.selected) {
     const hint = document.createElement("span");
     hint.className = "muted";
     const myTurn = ui.view.current === ui.you && ui.view.phase === "playing" && !ui.view.result;
     hint.textContent = myTurn ? t("choice.hint") : "";
-    bar.append(hint);
-    return;
+    items.push(hint);
+  } else {
+    for (const a of sourceActions(ui.selected)) {
+      const kind = a.type === "discard" ? "discard" : "primary";
+      items.push(button(choiceLabel(a, boardName), () => act(a.id), a.id === ui.hint ? `${kind} hinted` : kind));
+    }
+    items.push(button(t("choice.cancel"), () => select(null), "ghost"));
   }
-  for (const a of sourceActions(ui.selected)) {
-    const kind = a.type === "discard" ? "discard" : "primary";
-    bar.append(button(choiceLabel(a, boardName), () => act(a.id), a.id === ui.hint ? `${kind} hinted` : kind));
-  }
-  bar.append(button(t("choice.cancel"), () => select(null), "ghost"));
+  // A live region: drawn anew, and so read out again, only when its offer changed (#15).
+  const offer = JSON.stringify([ui.selected, ...items.map((el) => [el.className, el.textContent])]);
+  if (bar.dataset.offer === offer) return;
+  bar.dataset.offer = offer;
+  bar.replaceChildren(...items);
 }
 
 function renderSeats() {
