@@ -154,7 +154,11 @@ def _up_to_date(src: Path, record: dict[str, Any]) -> bool:
         return False
     same = all(old.get(key) == record[key] for key in ("sources", "mypy", "python"))
     wanted = sorted(_module_name(path) for path in record["sources"])
-    return same and sorted(old.get("compiled", [])) == wanted and bool(_compiled_files(src))
+    suffix = record["python"]
+    files = [src / (path.removesuffix(".py") + suffix) for path in record["sources"]]
+    files.append(src / (SHARED_LIBRARY + suffix))
+    present = all(path.is_file() for path in files)
+    return same and sorted(old.get("compiled", [])) == wanted and present
 
 
 def _install_in_place(src: Path, out: Path, built: list[Path], record: dict[str, Any]) -> None:
