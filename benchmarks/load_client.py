@@ -28,7 +28,7 @@ from multiprocessing.sharedctypes import Synchronized
 from typing import Any, Final
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 OPTIONS: Final = {"player_count": 2}
 TableSeats = tuple[str, list[str]]  # table id, the two seats' tokens
@@ -110,7 +110,7 @@ class Seat:
         while time.monotonic() < self.window.stop:
             try:
                 await self._session()
-            except (ConnectionClosed, InvalidStatus, OSError) as error:
+            except (ConnectionClosed, InvalidHandshake, OSError) as error:
                 self.report.reconnects += 1
                 if len(self.report.errors) < 5:
                     self.report.errors.append(f"{type(error).__name__}: {error}"[:200])
@@ -222,7 +222,12 @@ async def _play(
         for table, tokens in tables
         for token in tokens
     ]
-    await asyncio.gather(_measure_self(report, window), *(seat.run() for seat in seats))
+    outcomes = await asyncio.gather(
+        _measure_self(report, window), *(seat.run() for seat in seats), return_exceptions=True
+    )
+    for outcome in outcomes:  # one seat's failure loses neither the others nor the figures
+        if isinstance(outcome, BaseException) and len(report.errors) < 5:
+            report.errors.append(f"{type(outcome).__name__}: {outcome}"[:200])
     return report
 
 
@@ -379,7 +384,7 @@ async def _start(entry: str, table: str, token: str) -> None:
                         return
                     if frame["type"] == "refused":
                         raise RuntimeError(f"start refused: {frame}")
-        except (ConnectionClosed, InvalidStatus, OSError):
+        except (ConnectionClosed, InvalidHandshake, OSError):
             await asyncio.sleep(0.2)  # the table moved between workers: try again
     raise RuntimeError(f"table {table} could not be started")
 
