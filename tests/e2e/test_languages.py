@@ -110,6 +110,11 @@ _VISIBLE_STRINGS = """() => {
   return strings.map((s) => s.trim()).filter(Boolean).map((s) => [s, inBook.has(s)]);
 }"""
 
+# Nothing on its way: no flying card copies, no finite animation or transition running.
+_SETTLED = """() => !document.querySelector("#flights")?.children.length
+  && !document.getAnimations().some((a) => a.playState === "running"
+    && a.effect && a.effect.getComputedTiming().iterations !== Infinity)"""
+
 # The message keys the page's markup asks for (its words filled in by pagewords.js).
 _PAGE_KEYS = """() => {
   const keys = [...document.querySelectorAll("[data-t]")].map((el) => el.dataset.t);
@@ -347,10 +352,10 @@ class Reader:
         for size, viewport in SIZES.items():
             page.set_viewport_size(viewport)  # type: ignore[arg-type]
             page.wait_for_timeout(60)
-            # Cards flying to where they went (an aria-hidden layer of copies) land first.
-            page.wait_for_function(
-                "() => !document.querySelector('#flights')?.children.length", timeout=5_000
-            )
+            # Cards flying to where they went (an aria-hidden layer of copies) land first,
+            # and whatever else moves (a prompt rising) comes to rest; a glow that pulses
+            # for ever does not count.
+            page.wait_for_function(_SETTLED, timeout=5_000)
             where = f"{name} ({size})"
             if subject is not None:
                 found = page.locator(subject).first
