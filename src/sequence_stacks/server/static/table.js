@@ -740,6 +740,11 @@ $("#log-box").addEventListener("click", (event) => {
   if (event.target === event.currentTarget && event.clientY < event.currentTarget.getBoundingClientRect().top) openLog(false);
 });
 matchMedia("(max-width: 860px)").addEventListener("change", () => openLog(false));
+// A screen resized (a phone turned) while cards travel: they land at once, their paths
+// were measured on the layout that is gone (#15).
+addEventListener("resize", () => {
+  for (const run of document.getAnimations()) if (!(run instanceof CSSAnimation) && !(run instanceof CSSTransition)) run.finish();
+});
 
 // --- controls -------------------------------------------------------------------------
 
