@@ -374,3 +374,46 @@ def test_view_dict_is_the_engines_view_to_dict() -> None:
             break
         seat = rng.choice(state.deciders())
         state, _ = apply(state, seat, rng.choice(legal_actions(state, seat)))
+
+
+def test_a_postgresql_group_with_no_conflict_is_one_statement_an_entry() -> None:
+    """#17: an entry is one round trip (one statement moves the row and writes the
+    entry), and a group with no refused entry runs with no savepoint round trips."""
+    with fresh_schema() as url:
+        store = PostgresStorage(url)
+        store.create_table(_row("a"))
+        store.create_table(_row("b"))
+        statements: list[str] = []
+        connect = store._connect
+
+        class Counting:
+            def __init__(self, inner: psycopg.Connection[Any]) -> None:
+                self.inner = inner
+
+            def execute(self, query: Any, *args: Any, **kwargs: Any) -> Any:
+                statements.append(str(query))
+                return self.inner.execute(query, *args, **kwargs)
+
+            def __getattr__(self, name: str) -> Any:
+                return getattr(self.inner, name)
+
+        store._connect = lambda: Counting(connect())  # type: ignore[method-assign,assignment,return-value]
+        if store._writer_db is not None:
+            store._writer_db.close()  # the next write opens a counted one
+        store._writer_db = None
+        with psycopg.connect(url, autocommit=True) as blocker:
+            blocker.execute("BEGIN")
+            blocker.execute("LOCK TABLE log IN ACCESS EXCLUSIVE MODE")  # the writer waits
+            futures = [
+                store.submit(table_id, LogEntry(version, {"op": "x"}), status="lobby", summary={})
+                for version in range(1, 6)
+                for table_id in ("a", "b")
+            ]
+            blocker.execute("ROLLBACK")
+        for future in futures:
+            assert future.result(timeout=10) is None
+        writes = [s for s in statements if "INSERT INTO log" in s]
+        assert len(writes) == 10
+        assert not [s for s in statements if "SAVEPOINT" in s]
+        assert [e.version for e in store.entries("b")] == [1, 2, 3, 4, 5]
+        store.close()

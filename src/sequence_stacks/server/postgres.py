@@ -209,22 +209,25 @@ class PostgresStorage(GroupCommitted):
         version = entry.version
 
         def insert(db: psycopg.Connection[Any]) -> None:
+            # One statement, one round trip: the row moves to this version only if it
+            # was at the one before, and the entry is written only if it moved.
             now = time.time()
-            updated = db.execute(
-                "UPDATE tables SET status = %s, summary = %s, version = %s, "
-                "updated_at = GREATEST(updated_at, %s) WHERE table_id = %s AND version = %s",
-                (status, summary_text, version, now, table_id, version - 1),
-            ).rowcount
-            if updated != 1:
+            entry_row = (version, payload, now)
+            try:
+                written = db.execute(
+                    "WITH moved AS (UPDATE tables SET status = %s, summary = %s, version = %s, "
+                    "updated_at = GREATEST(updated_at, %s) "
+                    "WHERE table_id = %s AND version = %s RETURNING table_id) "
+                    "INSERT INTO log SELECT table_id, %s::integer, %s::json, %s::double precision "
+                    "FROM moved",
+                    (status, summary_text, version, now, table_id, version - 1, *entry_row),
+                ).rowcount
+            except pg_errors.UniqueViolation as error:
+                raise StorageConflictError(_first_line(error)) from None
+            if written != 1:
                 raise StorageConflictError(
                     f"table {table_id}: version {version} does not follow the last"
                 )
-            try:
-                db.execute(
-                    "INSERT INTO log VALUES (%s, %s, %s, %s)", (table_id, version, payload, now)
-                )
-            except pg_errors.UniqueViolation as error:
-                raise StorageConflictError(_first_line(error)) from None
 
         return self._writer.submit(insert)
 

@@ -141,13 +141,10 @@ class GroupWriter(Generic[_Db]):
 
     def _commit_group(self, batch: list[_Queued[_Db]]) -> None:
         try:
-            db = self._begin()
-            try:
-                failures = _run_jobs(db, batch)
-                db.execute("COMMIT")
-            except BaseException:
-                self._roll_back(db)
-                raise
+            failures = self._attempt(batch, guarded=False)
+            if failures is None:  # a job failed: again, each job behind a savepoint
+                failures = self._attempt(batch, guarded=True)
+            assert failures is not None
         except Exception as error:  # the whole group failed
             told = self._failure(error)
             for _, future in batch:
@@ -161,6 +158,32 @@ class GroupWriter(Generic[_Db]):
                 future.set_result(None)
             else:
                 future.set_exception(failure)
+
+    def _attempt(
+        self, batch: list[_Queued[_Db]], *, guarded: bool
+    ) -> list[Exception | None] | None:
+        """Run the group in one transaction and commit it. Unguarded (the usual case: a
+        job of a group fails only when its table changed hands), the jobs run one after
+        another with no savepoint round trips, and the first failure rolls the whole
+        transaction back (None: try again guarded). Guarded, each job has a savepoint,
+        so a failing job fails alone. Returns each job's error (or None)."""
+        db = self._begin()
+        try:
+            if guarded or len(batch) == 1:
+                failures = _run_jobs(db, batch)
+            else:
+                try:
+                    for job, _ in batch:
+                        job(db)
+                except Exception:  # told to its waiter by the guarded run
+                    self._roll_back(db)
+                    return None
+                failures = [None] * len(batch)
+            db.execute("COMMIT")
+        except BaseException:
+            self._roll_back(db)
+            raise
+        return failures
 
 
 class GroupCommitted:
