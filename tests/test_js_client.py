@@ -23,6 +23,7 @@ from typing import Any, Final
 import pytest
 
 from sequence_stacks.engine import (
+    EndReason,
     Event,
     Settings,
     apply,
@@ -124,7 +125,8 @@ def event_samples(seed: int = 13, max_games: int = 200) -> list[dict[str, Any]]:
             break
     for reason in catalog()["end_reasons"]:
         winner = 1 if reason == "win" else None
-        samples.append(_sample(GameEnded(reason, winner, (0.0, 0.0)), None, redacted=False))
+        event = GameEnded(EndReason(reason), winner, (0.0, 0.0))
+        samples.append(_sample(event, None, redacted=False))
     return samples
 
 
