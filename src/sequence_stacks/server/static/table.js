@@ -177,7 +177,7 @@ function hear(frame) {
     else if (event.type === "PileBlocked") play("block");
     else if (event.type === "GameEnded" && event.winner !== null && event.winner === ui.you) play("win");
     // A Block that worked, a steal and a skip each get a short notice (#15).
-    if (NOTICED.has(event.type)) notify(line(eventMessage(event), logName), "event");
+    if (NOTICED.has(event.type) && !frame.view?.result) notify(line(eventMessage(event), logName), "event");
   }
   const mine = isMyTurn();
   if (mine && !ui.myTurn) {
