@@ -83,7 +83,7 @@ class SeatSocket:
         answer = self.answers.pop(ident)
         assert answer["type"] == "ack", answer
         version: int = answer["version"]
-        self.wait(functools.partial(_reached, self, version))
+        self.wait(functools.partial(reached, self, version))
         return version
 
     def legal(self) -> list[str]:
@@ -91,7 +91,7 @@ class SeatSocket:
         return [self.actions[i] for i in self.view["legal_action_ids"]]
 
 
-def _reached(seat: SeatSocket, version: int) -> bool:
+def reached(seat: SeatSocket, version: int) -> bool:
     return seat.version >= version
 
 
@@ -132,7 +132,7 @@ class PythonTable:
     def settle(self) -> None:
         newest = max(seat.version for seat in self.seats)
         for seat in self.seats:
-            seat.wait(functools.partial(_reached, seat, newest))
+            seat.wait(functools.partial(reached, seat, newest))
 
     def play_until_a_block_is_held(self, max_steps: int = 3000) -> int:
         """Play until a Block window asks a seat that holds a Block; answer pass for

@@ -18,11 +18,9 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import json
 import random
-import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +29,7 @@ from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page
 from websockets.sync.client import ClientConnection, connect
 
 from .conftest import ARTIFACTS, ServerProcess
+from .seat_sockets import SeatSocket, post, reached
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(240)]
 
@@ -162,69 +161,13 @@ def _check_headers(headers: dict[str, str], url: str) -> None:
 # --- playing every seat through the WebSocket ----------------------------------------
 
 
-class Seat:
-    """One seat's own WebSocket connection: the frames it gets and the commands it sends."""
+class Seat(SeatSocket):
+    """One seat's own WebSocket connection (seat_sockets.SeatSocket), its hostile name
+    checked as the server tells it back."""
 
     def __init__(self, ws: ClientConnection, seat: int, token: str) -> None:
-        self.seat = seat
-        self.ws = ws
-        self.version = -1
-        self.view: dict[str, Any] | None = None
-        self.table: dict[str, Any] = {}
-        self.actions: list[str] = []
-        self.answers: dict[str, dict[str, Any]] = {}
-        self.count = 0
-        self.sent = time.monotonic()
-        self._send({"type": "hello", "token": token, "last_version": None})
-        self.wait(lambda: self.version >= 0)
+        super().__init__(ws, seat, token)
         assert self.table["seats"][seat]["name"] == NAMES[seat]
-
-    def _send(self, message: dict[str, Any]) -> None:
-        self.ws.send(json.dumps(message))
-        self.sent = time.monotonic()
-
-    def _receive(self, frame: dict[str, Any]) -> None:
-        kind = frame["type"]
-        if kind in ("sync", "update"):
-            if kind == "update" and frame["version"] != self.version + 1:
-                self._send({"type": "sync", "last_version": self.version})
-                return
-            self.version = frame["version"]
-            self.view = frame["view"]
-            self.table = frame["table"]
-            if frame.get("actions"):
-                self.actions = frame["actions"]
-        elif kind in ("ack", "refused", "error") and frame.get("id"):
-            self.answers[frame["id"]] = frame
-
-    def wait(self, done: Callable[[], bool], timeout: float = 15) -> None:
-        deadline = time.monotonic() + timeout
-        while not done():
-            assert time.monotonic() < deadline, f"seat {self.seat} waited in vain"
-            if time.monotonic() - self.sent > 10:
-                self._send({"type": "ping", "t": 0})
-            with contextlib.suppress(TimeoutError):
-                self._receive(json.loads(self.ws.recv(timeout=0.05)))
-
-    def command(self, kind: str, **fields: Any) -> int:
-        """Send a command and wait for its ack; return the version it made."""
-        self.count += 1
-        ident = f"py{self.seat}-{self.count}"
-        self._send({"type": kind, "id": ident, "version": self.version, **fields})
-        self.wait(lambda: ident in self.answers)
-        answer = self.answers.pop(ident)
-        assert answer["type"] == "ack", answer
-        version: int = answer["version"]
-        self.wait(functools.partial(_reached, self, version))  # the update follows the ack
-        return version
-
-    def legal(self) -> list[str]:
-        assert self.view is not None
-        return [self.actions[i] for i in self.view["legal_action_ids"]]
-
-
-def _reached(seat: Seat, version: int) -> bool:
-    return seat.version >= version
 
 
 def _kind(action: str) -> str:
@@ -276,17 +219,6 @@ def fast_server(tmp_path: Path) -> Iterator[ServerProcess]:
     process.stop()
 
 
-def _post(server: ServerProcess, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(
-        server.url + path,
-        data=json.dumps(body).encode(),
-        headers={"content-type": "application/json"},
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        data: dict[str, Any] = json.loads(response.read())
-        return data
-
-
 def _check(problems: list[str], where: str, got: object, expected: object) -> None:
     if got != expected:
         problems.append(f"{where}: shown {got!r}, expected {expected!r}")
@@ -319,7 +251,7 @@ class Game:
         """Wait until every seat has seen the newest version."""
         newest = max(self.newest, *(seat.version for seat in self.seats))
         for seat in self.seats:
-            seat.wait(functools.partial(_reached, seat, newest))
+            seat.wait(functools.partial(reached, seat, newest))
 
     def play_to_the_end(self, max_steps: int = 3000) -> None:
         for _ in range(max_steps):
@@ -407,7 +339,7 @@ class Scene:
     def __init__(self, server: ServerProcess, browser: Browser) -> None:
         self.server = server
         body = {"options": {"player_count": len(NAMES)}, "visibility": "public"}
-        self.table_id: str = _post(server, "/api/tables", body)["id"]
+        self.table_id: str = post(server, "/api/tables", body)["id"]
         self.table_url = f"{server.url}/t/{self.table_id}"
         self.player = Watched(browser, "player", DESKTOP)  # takes seat 0, later any seat
         self.spectator = Watched(browser, "spectator", DESKTOP)
@@ -428,7 +360,7 @@ class Scene:
         key = f"sequence-stacks:token:{self.table_id}"
         self.tokens = [page.evaluate("key => localStorage.getItem(key)", key)]
         path = f"/api/tables/{self.table_id}/seats"
-        self.tokens += [_post(self.server, path, {"name": name})["token"] for name in NAMES[1:]]
+        self.tokens += [post(self.server, path, {"name": name})["token"] for name in NAMES[1:]]
 
     def check_lobby_list(self, when: str) -> None:
         lobby = self.lobby
@@ -552,7 +484,7 @@ def test_hostile_names_show_as_text_everywhere_and_run_nothing(
 
 
 def test_every_page_and_static_file_carries_the_security_headers(server: ServerProcess) -> None:
-    table_id = _post(server, "/api/tables", {"options": {}, "visibility": "unlisted"})["id"]
+    table_id = post(server, "/api/tables", {"options": {}, "visibility": "unlisted"})["id"]
     paths = ["/", f"/t/{table_id}", f"/replay/{table_id}/1", "/static/table.js", "/static/app.css"]
     for path in paths:
         with urllib.request.urlopen(server.url + path, timeout=5) as response:
