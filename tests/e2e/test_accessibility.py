@@ -261,7 +261,9 @@ class States:
         self.scanner = scanner
         self.page = scanner.page
         self.stack = contextlib.ExitStack()
-        self.game = self._table({"player_count": 2, "chips_to_win": 2, "min_each_colour": 1})
+        # The rule book's five chips (two of each colour): a game this module plays on for
+        # several turns must not end before the page's last turn (R32).
+        self.game = self._table({"player_count": 2})
         self.block = self._table({"player_count": 3, "hand_size": 10, "chips_to_win": 10})
         self.short = self._table({"player_count": 2, "chips_to_win": 1, "min_each_colour": 0})
         self.open = self._table({"player_count": 3}, seated=2)
