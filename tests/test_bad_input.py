@@ -800,22 +800,34 @@ def test_a_pile_the_game_lacks_is_refused_with_r37() -> None:
     assert position_digest(state) == digest
 
 
-@pytest.mark.parametrize("seat", [-1, 4, 99, "0", None, 1.0])
-def test_unknown_seats_are_refused_with_r37(seat: Any) -> None:
-    """``check`` refuses seats that are not in the game (R37)."""
+CHECKED_ENTRIES: dict[str, Callable[[State, Any, Any], object]] = {
+    "check": check,
+    "apply": apply,
+    "apply_in_place": apply_in_place,  # compiled, it takes the seat and action as objects
+}
+
+
+@pytest.mark.parametrize("entry", sorted(CHECKED_ENTRIES))
+@pytest.mark.parametrize("seat", [-1, 4, 99, "0", None, 1.0, True])
+def test_unknown_seats_are_refused_with_r37(entry: str, seat: Any) -> None:
+    """Every checked entry point refuses seats that are not in the game (R37), on the
+    compiled engine as on the pure one (no bare TypeError), and changes nothing."""
     state = new_game(Settings(), 3)
+    digest = position_digest(state)
     with pytest.raises(IllegalActionError, match="there is no seat") as caught:
-        check(state, seat, Action(ActionType.END))
+        CHECKED_ENTRIES[entry](state, seat, Action(ActionType.END))
     assert caught.value.rule_id == "R37"
+    assert position_digest(state) == digest
 
 
+@pytest.mark.parametrize("entry", sorted(CHECKED_ENTRIES))
 @pytest.mark.parametrize("thing", ["end", 2, None, {"type": "end"}])
-def test_non_actions_are_refused_with_r37(thing: Any) -> None:
-    """``check`` and ``apply`` refuse anything that is not an Action (R37)."""
+def test_non_actions_are_refused_with_r37(entry: str, thing: Any) -> None:
+    """Every checked entry point refuses anything that is not an Action (R37)."""
     state = new_game(Settings(), 3)
     digest = position_digest(state)
     with pytest.raises(IllegalActionError, match="is not an action") as caught:
-        apply(state, state.current, thing)
+        CHECKED_ENTRIES[entry](state, state.current, thing)
     assert caught.value.rule_id == "R37"
     assert position_digest(state) == digest
 

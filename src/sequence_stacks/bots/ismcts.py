@@ -70,7 +70,6 @@ from sequence_stacks.engine import (
     State,
     View,
     action_space,
-    apply_in_place,
     chips_needed,
     hand_has,
     kind_rank,
@@ -79,6 +78,10 @@ from sequence_stacks.engine import (
     pass_window,
     resample,
 )
+
+# The compiled function itself (the public name is typed for callers; compiled, this
+# import is a native call: README, "The compiled engine").
+from sequence_stacks.engine.play import apply_in_place
 
 from .base import legal_actions_of
 from .heuristic import (

@@ -26,17 +26,96 @@ from .cards import (
 )
 from .errors import IllegalActionError, IllegalCode, shown
 from .settings import Settings
-from .state import BLOCK_WINDOW, PLAYING, State
+from .state import BLOCK_WINDOW, OVER, PLAYING, State
 
 __all__ = [
     "check_fields",
     "check_play_phase",
+    "checked_action",
     "chips_needed",
     "hand_has",
     "legal_action_ids",
     "meets_win_condition",
     "opponents_in_turn_order",
 ]
+
+
+_ANSWERS: Final = (ActionType.PASS, ActionType.BLOCK)
+
+
+def checked_action(state: State, seat: object, action: object) -> tuple[int, Action]:
+    """Return ``(seat, action)`` if ``seat`` may take ``action`` now; otherwise raise
+    IllegalActionError naming the rule it breaks (R37).
+
+    The seat and the action are typed ``object``: callers (servers, records) may pass
+    anything, and a compiled signature would refuse a wrong type with a bare TypeError
+    before these checks could name the rule.
+    """
+    legal = check_fields(action)
+    number = _check_seat(state, seat)
+    if state.phase == OVER:
+        raise IllegalActionError("R32", "the game is over", code=IllegalCode.GAME_OVER)
+    if state.phase == BLOCK_WINDOW:
+        _check_window(state, number, legal)
+    elif legal.type in _ANSWERS:
+        raise IllegalActionError(
+            "R29",
+            "Block and pass answer a Block window, and none is open",
+            code=IllegalCode.NO_BLOCK_WINDOW,
+        )
+    elif number != state.current:
+        raise IllegalActionError(
+            "R20",
+            f"it is seat {state.current}'s turn, not seat {number}'s",
+            code=IllegalCode.NOT_YOUR_TURN,
+            params={"player": state.current},
+        )
+    else:
+        check_play_phase(state, number, legal)
+    return number, legal
+
+
+def _check_seat(state: State, seat: object) -> int:
+    """R37: callers (servers, records) may pass anything as a seat."""
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise IllegalActionError(
+            "R37", f"there is no seat {seat!r} in this game", code=IllegalCode.NOT_A_SEAT
+        )
+    if not 0 <= seat < state.player_count:
+        raise IllegalActionError(
+            "R37",
+            f"there is no seat {seat!r} in this game",
+            code=IllegalCode.NO_SUCH_SEAT,
+            params={"seat": seat},
+        )
+    return seat
+
+
+def _check_window(state: State, seat: int, action: Action) -> None:
+    if action.type not in _ANSWERS:
+        raise IllegalActionError(
+            "R29",
+            "a Block window is open: the asked opponents must answer block or pass first",
+            code=IllegalCode.WINDOW_OPEN,
+        )
+    if seat not in state.window_pending:
+        if seat == state.window_completer:
+            raise IllegalActionError(
+                "R29",
+                "a player cannot block their own sequence",
+                code=IllegalCode.OWN_SEQUENCE,
+            )
+        raise IllegalActionError(
+            "R29",
+            f"seat {seat} has already answered this Block window",
+            code=IllegalCode.ALREADY_ANSWERED,
+        )
+    if action.type == ActionType.BLOCK and not hand_has(state, seat, Kind.BLOCK):
+        raise IllegalActionError(
+            "R29",
+            "a Block is played from the hand, and there is none in it",
+            code=IllegalCode.NO_BLOCK_CARD,
+        )
 
 
 def check_play_phase(state: State, seat: int, action: Action) -> None:

@@ -1,9 +1,10 @@
 """Performing actions: the state changes of every rule (RULES §4-§6), and dealing.
 
 The engine's hot path, compiled by mypyc when the install can (README, "The compiled
-engine"). Everything here trusts its caller: :mod:`.rules` checks first (or the caller
-promises, ``apply_in_place(..., checked=False)``). Events are built only when a list
-to fill is given.
+engine"). Everything here but :func:`apply_in_place` trusts its caller:
+:func:`apply_in_place` checks first (:func:`~.legality.checked_action`) unless the
+caller promises, with ``checked=False``. Events are built only when a list to fill is
+given.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from .events import (
     TurnSkipped,
     TurnStarted,
 )
-from .legality import meets_win_condition, opponents_in_turn_order
+from .legality import checked_action, meets_win_condition, opponents_in_turn_order
 from .rng import Seed, seeded_shuffle
 from .settings import Settings
 from .state import (
@@ -48,7 +49,7 @@ from .state import (
     State,
 )
 
-__all__ = ["pass_window", "perform", "start_game"]
+__all__ = ["apply_in_place", "pass_window", "perform", "start_game"]
 
 Events = list[Event] | None
 # Read at every turn's start: a module global is read ten times faster than an enum member.
@@ -78,6 +79,31 @@ def start_game(settings: Settings, seed: Seed, events: Events = None) -> State:
         _draw(state, seat, settings.hand_size, DrawReason.DEAL, events)
     _start_turn(state, settings.first_seat, events)
     return state
+
+
+def apply_in_place(
+    state: State,
+    seat: object,
+    action: object,
+    events: list[Event] | None = None,
+    *,
+    checked: bool = True,
+) -> None:
+    """Apply ``action`` to ``state`` itself (the fast path for simulators and search).
+
+    Checked by default, as :func:`~.rules.check` checks: an illegal action raises
+    IllegalActionError (naming the rule) and leaves ``state`` unchanged (R37), whatever
+    the caller passed as the seat and the action. With ``checked=False`` the caller
+    promises the action came from :func:`~.legality.legal_action_ids` for that seat; an
+    illegal one then corrupts the state.
+    """
+    if checked:
+        number, legal = checked_action(state, seat, action)
+        perform(state, number, legal, events)
+    else:
+        # The caller's promise (checked=False): compiled, the two arguments are only
+        # unboxed as an int and an Action; pure Python, passed on as they are.
+        perform(state, seat, action, events)  # type: ignore[arg-type]
 
 
 def perform(state: State, seat: int, action: Action, ev: Events) -> None:

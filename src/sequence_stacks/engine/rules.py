@@ -6,24 +6,27 @@ Three ways to ask about an action (STYLE principle 4): :func:`check` raises an
 :func:`apply` returns a new state and the events; the old state is untouched.
 :func:`apply_in_place` is the fast path for simulators that own their state.
 
-This module checks what callers send and stays Python; performing a checked action
-(:mod:`.play`) and listing legal ids (:mod:`.legality`) are the hot path, which the
-install compiles when it can (README, "The compiled engine").
+This module stays Python; the checks (:func:`~.legality.checked_action`), performing an
+action (:mod:`.play`) and listing legal ids (:mod:`.legality`) are the hot path, which
+the install compiles when it can (README, "The compiled engine"). :func:`apply_in_place`
+is :func:`.play.apply_in_place` itself, so that a call reaches compiled code without a
+Python frame between; compiled, it takes its seat and action as plain objects (and
+refuses bad ones with the rule, as :func:`check` does), while type checkers see the
+signature below.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING
 
-from .actions import Action, ActionType, action_space
-from .cards import Kind
-from .errors import IllegalActionError, IllegalCode
+from .actions import Action, action_space
+from .errors import IllegalActionError
 from .events import Event
-from .legality import check_fields, check_play_phase, hand_has, legal_action_ids
+from .legality import checked_action, legal_action_ids
 from .play import pass_window, perform, start_game
 from .rng import Seed
 from .settings import Settings
-from .state import BLOCK_WINDOW, OVER, State
+from .state import State
 
 __all__ = [
     "apply",
@@ -37,8 +40,6 @@ __all__ = [
     "new_game",
     "pass_window",
 ]
-
-_ANSWERS: Final = (ActionType.PASS, ActionType.BLOCK)
 
 
 def new_game(settings: Settings, seed: Seed, events: list[Event] | None = None) -> State:
@@ -68,70 +69,12 @@ def legal_actions(state: State, seat: int) -> list[Action]:
 
 
 def check(state: State, seat: int, action: Action) -> None:
-    """Raise IllegalActionError naming the rule ``action`` breaks; return if legal (R37)."""
-    check_fields(action)
-    _check_seat(state, seat)
-    if state.phase == OVER:
-        raise IllegalActionError("R32", "the game is over", code=IllegalCode.GAME_OVER)
-    if state.phase == BLOCK_WINDOW:
-        _check_window(state, seat, action)
-    elif action.type in _ANSWERS:
-        raise IllegalActionError(
-            "R29",
-            "Block and pass answer a Block window, and none is open",
-            code=IllegalCode.NO_BLOCK_WINDOW,
-        )
-    elif seat != state.current:
-        raise IllegalActionError(
-            "R20",
-            f"it is seat {state.current}'s turn, not seat {seat}'s",
-            code=IllegalCode.NOT_YOUR_TURN,
-            params={"player": state.current},
-        )
-    else:
-        check_play_phase(state, seat, action)
+    """Raise IllegalActionError naming the rule ``action`` breaks; return if legal (R37).
 
-
-def _check_seat(state: State, seat: object) -> None:
-    """R37: callers (servers, records) may pass anything as a seat."""
-    if not isinstance(seat, int) or isinstance(seat, bool):
-        raise IllegalActionError(
-            "R37", f"there is no seat {seat!r} in this game", code=IllegalCode.NOT_A_SEAT
-        )
-    if not 0 <= seat < state.player_count:
-        raise IllegalActionError(
-            "R37",
-            f"there is no seat {seat!r} in this game",
-            code=IllegalCode.NO_SUCH_SEAT,
-            params={"seat": seat},
-        )
-
-
-def _check_window(state: State, seat: int, action: Action) -> None:
-    if action.type not in _ANSWERS:
-        raise IllegalActionError(
-            "R29",
-            "a Block window is open: the asked opponents must answer block or pass first",
-            code=IllegalCode.WINDOW_OPEN,
-        )
-    if seat not in state.window_pending:
-        if seat == state.window_completer:
-            raise IllegalActionError(
-                "R29",
-                "a player cannot block their own sequence",
-                code=IllegalCode.OWN_SEQUENCE,
-            )
-        raise IllegalActionError(
-            "R29",
-            f"seat {seat} has already answered this Block window",
-            code=IllegalCode.ALREADY_ANSWERED,
-        )
-    if action.type == ActionType.BLOCK and not hand_has(state, seat, Kind.BLOCK):
-        raise IllegalActionError(
-            "R29",
-            "a Block is played from the hand, and there is none in it",
-            code=IllegalCode.NO_BLOCK_CARD,
-        )
+    Callers (servers, records) may pass anything as the seat and the action: a seat that
+    is no seat number or an action that is no Action is refused the same way.
+    """
+    checked_action(state, seat, action)
 
 
 def is_legal(state: State, seat: int, action: Action) -> bool:
@@ -165,19 +108,21 @@ def apply_id(state: State, seat: int, action_id: int) -> tuple[State, tuple[Even
     return apply(state, seat, space.action(action_id, seat))
 
 
-def apply_in_place(
-    state: State,
-    seat: int,
-    action: Action,
-    events: list[Event] | None = None,
-    *,
-    checked: bool = True,
-) -> None:
-    """Apply ``action`` to ``state`` itself (the fast path for simulators and search).
+if TYPE_CHECKING:
 
-    With ``checked=False`` the caller promises the action came from
-    :func:`legal_action_ids`; an illegal one then corrupts the state.
-    """
-    if checked:
-        check(state, seat, action)
-    perform(state, seat, action, events)
+    def apply_in_place(
+        state: State,
+        seat: int,
+        action: Action,
+        events: list[Event] | None = None,
+        *,
+        checked: bool = True,
+    ) -> None:
+        """Apply ``action`` to ``state`` itself (the fast path for simulators and search).
+
+        Checked unless ``checked=False`` (then the caller promises the action came from
+        :func:`legal_action_ids`; an illegal one corrupts the state).
+        """
+
+else:
+    from .play import apply_in_place
