@@ -47,6 +47,13 @@ One load only, as before #17 (``--tables``, ``--think`` or ``--jitter`` given): 
 stops asking for permessage-deflate, which the server accepts only with
 SEQUENCE_STACKS_COMPRESSION=1 in the environment (the servers inherit it).
 
+``--worker-cpu SHARE`` holds each serving process (the SQLite server, each worker) to
+SHARE of one core with a cgroup CPU quota (as root). On a machine with fewer cores than
+two workers, PostgreSQL, HAProxy and the clients together need (the 2-core test
+machine), two uncapped workers only share what one already half used; held to the
+same share each, one worker and two compare as they would on their own cores. The
+report says so in its header; PostgreSQL, HAProxy and the clients are never held.
+
 Linux only (CPU times from /proc); needs PostgreSQL's and HAProxy's Debian packages
 for pg1 and pg2.
 """
@@ -77,6 +84,8 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from benchmarks.load_client import ClientReport, Clients, Pace, TableSeats, set_up
 from benchmarks.load_stack import (
     CONFIGS,
+    CpuCap,
+    CpuCapError,
     CpuSample,
     PgCounters,
     Postgres,
@@ -129,6 +138,7 @@ class Result:
     cpu_ms: dict[str, float]  # per acknowledged action, by part
     machine_busy: float  # fraction of all cores
     cores: int
+    worker_cpu: float | None  # each serving process's share of a core (--worker-cpu)
     refused: dict[str, int]
     reconnects: int
     client_lag_p99_ms: float
@@ -198,6 +208,7 @@ def _result(
         machine_busy=(after.machine_busy - before.machine_busy)
         / max(1e-9, after.machine_total - before.machine_total),
         cores=cores,
+        worker_cpu=stack.cap.share if stack.cap else None,
         refused=report.refused,
         reconnects=report.reconnects,
         client_lag_p99_ms=_percentile(report.lags, 0.99) * 1000,
@@ -223,7 +234,8 @@ class Bench:
         config = CONFIGS[key]
         task = self.progress.add_task(f"{key}: starting", total=None)
         results: list[Result] = []
-        with Stack(config, folder, postgres) as stack:
+        cap = CpuCap(self.args.worker_cpu) if self.args.worker_cpu else None
+        with Stack(config, folder, postgres, cap=cap) as stack:
             count = max(load.tables for load in loads)
             self.progress.update(task, description=f"{key}: {count} tables", total=2 * count)
             tables = set_up(stack.entry, count, lambda: self.progress.advance(task))
@@ -356,6 +368,13 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--logs", metavar="DIR", type=Path, help="keep the servers' and HAProxy's logs in DIR"
     )
+    parser.add_argument(
+        "--worker-cpu",
+        type=float,
+        metavar="SHARE",
+        help="hold each serving process to SHARE of one core (0-1; a cgroup CPU quota, "
+        "as root): one worker against two without the cores the machine lacks",
+    )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     one = parser.add_argument_group("one load only (as before #17)")
     one.add_argument("--tables", type=int, help="concurrent two-seat tables")
@@ -389,22 +408,32 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
             )
         ]
     else:
-        args.configs = [key.strip() for key in args.configs.split(",") if key.strip()]
-        for key in args.configs:
-            if key not in CONFIGS:
-                parser.error(f"unknown configuration {key!r}")
-        loads = []
-        for key in (key.strip() for key in args.loads.split(",")):
-            if key not in LOADS:
-                parser.error(f"unknown load {key!r}")
-            load = LOADS[key]
-            if args.quick:
-                load = dataclasses.replace(load, tables=load.tables // 2)
-            loads.append(load)
-        args.loads = loads
+        _choose_runs(parser, args)
     if args.clients < 1:
         parser.error("--clients is at least 1")
+    if args.worker_cpu is not None:
+        try:
+            CpuCap(args.worker_cpu)  # a share of one core, and a cgroup controller here
+        except (ValueError, CpuCapError) as error:
+            parser.error(f"--worker-cpu: {error}")
     return args
+
+
+def _choose_runs(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """``--configs`` and ``--loads`` as lists of configuration keys and loads."""
+    args.configs = [key.strip() for key in args.configs.split(",") if key.strip()]
+    for key in args.configs:
+        if key not in CONFIGS:
+            parser.error(f"unknown configuration {key!r}")
+    loads = []
+    for key in (key.strip() for key in args.loads.split(",")):
+        if key not in LOADS:
+            parser.error(f"unknown load {key!r}")
+        load = LOADS[key]
+        if args.quick:
+            load = dataclasses.replace(load, tables=load.tables // 2)
+        loads.append(load)
+    args.loads = loads
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -463,6 +492,11 @@ def _report(
         f"load average at start {args.load_average[0]:.2f}, {args.clients} client processes, "
         f"{args.seconds:g} s measured after {args.warmup:g} s warm-up"
     )
+    if args.worker_cpu:
+        print(
+            f"# each serving process held to {args.worker_cpu:g} of a core (--worker-cpu: "
+            "a cgroup CPU quota); PostgreSQL, HAProxy and the clients are not held"
+        )
     if pg:
         print(
             f"# PostgreSQL {pg['server_version']}: fsync {pg['fsync']}, synchronous_commit "
@@ -528,9 +562,14 @@ def _verdict(results: list[Result]) -> None:
     if one and two and one.rate:
         ratio = two.rate / one.rate
         verdict = "met" if ratio >= RATIO_TARGET else "NOT met"
+        held = (
+            f", each worker held to {two.worker_cpu:g} of a core (--worker-cpu)"
+            if two.worker_cpu
+            else ""
+        )
         print(
             f"saturated throughput, 2 workers / 1 worker: {two.rate:.0f} / {one.rate:.0f} = "
-            f"{ratio:.2f}x (target >= {RATIO_TARGET}x: {verdict}){_disturbed(one, two)}"
+            f"{ratio:.2f}x (target >= {RATIO_TARGET}x: {verdict}){held}{_disturbed(one, two)}"
         )
         server = [r.cpu_ms["server"] for r in (one, two)]
         print(
@@ -559,6 +598,13 @@ def _verdict(results: list[Result]) -> None:
 def _bound(r: Result) -> str:
     """What limited a saturated run, from where the CPU went."""
     total = sum(v for k, v in r.cpu_ms.items() if k != "loops")
+    if r.worker_cpu:
+        workers = max(1, len(r.owned))
+        used = r.cpu_ms["server"] * r.rate / 1000 / workers
+        return (
+            f"each worker used {used:.2f} of its {r.worker_cpu:g} core "
+            f"({100 * used / r.worker_cpu:.0f}% of its quota)"
+        )
     if r.machine_busy < 0.9:
         return "the machine had idle CPU (the limit is elsewhere: latency, locks, the database)"
     shares = ", ".join(

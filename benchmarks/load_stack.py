@@ -8,6 +8,9 @@
   deploy/haproxy.cfg`` (the deployment of docs/deploy.md).
 - CPU time is read from ``/proc`` (Linux): a process and every descendant, with the
   time of reaped children, so a PostgreSQL backend that exits mid-run still counts.
+- :class:`CpuCap` (``--worker-cpu``): each serving process held to the same share of
+  one core by a cgroup's CFS quota, so that one worker and two can be compared on a
+  machine with fewer cores than workers, PostgreSQL, HAProxy and clients need.
 """
 
 from __future__ import annotations
@@ -39,6 +42,73 @@ SERVER_ENV: Final = {
     "SEQUENCE_STACKS_SIT_BURST": "100000",
 }
 SERVER_TIMES: Final = ["--turn-timeout", "600", "--grace-period", "600"]
+
+
+# --- a share of a core per worker (cgroups) ---------------------------------------------
+
+CGROUP_V1_CPU: Final = Path("/sys/fs/cgroup/cpu")  # the cgroup v1 cpu controller
+CGROUP_V2: Final = Path("/sys/fs/cgroup")  # a unified (v2) hierarchy, when it has cpu.max
+CAP_PERIOD_US: Final = 100_000
+
+
+class CpuCapError(RuntimeError):
+    """No cgroup CPU controller this process may write (Linux, as root)."""
+
+
+class CpuCap:
+    """Hold each given process (all its threads) to ``share`` of one core.
+
+    One cgroup per process under ``sequence-stacks-load-<pid>/``, with a CFS quota of
+    ``share`` x the period: cgroup v1's ``cpu.cfs_quota_us`` where the v1 cpu
+    controller is mounted, else v2's ``cpu.max``. :meth:`close` moves the processes
+    back to the root group and removes the groups.
+    """
+
+    def __init__(self, share: float) -> None:
+        if not 0 < share <= 1:
+            raise ValueError("a share of one core is above 0 and at most 1")
+        self.share = share
+        self.v1 = (CGROUP_V1_CPU / "cpu.cfs_quota_us").exists()
+        if not self.v1 and not (CGROUP_V2 / "cgroup.subtree_control").exists():
+            raise CpuCapError("no cgroup CPU controller here (/sys/fs/cgroup)")
+        top = CGROUP_V1_CPU if self.v1 else CGROUP_V2
+        self.root = top / f"sequence-stacks-load-{os.getpid()}"
+        self.groups: list[Path] = []
+
+    def hold(self, pids: Iterable[int]) -> None:
+        """Put each process in its own capped group."""
+        quota = round(self.share * CAP_PERIOD_US)
+        try:
+            self.root.mkdir(exist_ok=True)
+            if not self.v1:
+                (self.root / "cgroup.subtree_control").write_text("+cpu")
+            for pid in pids:
+                group = self.root / f"pid-{pid}"
+                group.mkdir(exist_ok=True)
+                if self.v1:
+                    (group / "cpu.cfs_period_us").write_text(str(CAP_PERIOD_US))
+                    (group / "cpu.cfs_quota_us").write_text(str(quota))
+                else:
+                    (group / "cpu.max").write_text(f"{quota} {CAP_PERIOD_US}")
+                (group / "cgroup.procs").write_text(str(pid))  # every thread moves with it
+                self.groups.append(group)
+        except OSError as error:
+            self.close()
+            raise CpuCapError(f"cannot cap the workers' CPU: {error} (run as root)") from None
+
+    def close(self) -> None:
+        """Back to the root group; the groups removed."""
+        top = (CGROUP_V1_CPU if self.v1 else CGROUP_V2) / "cgroup.procs"
+        for group in self.groups:
+            with contextlib.suppress(OSError):
+                for pid in (group / "cgroup.procs").read_text().split():
+                    with contextlib.suppress(OSError):
+                        top.write_text(pid)
+            with contextlib.suppress(OSError):
+                group.rmdir()
+        self.groups = []
+        with contextlib.suppress(OSError):
+            self.root.rmdir()
 
 
 # --- CPU time from /proc ----------------------------------------------------------------
@@ -355,8 +425,16 @@ class CpuSample:
 class Stack:
     """One configuration started in ``folder`` (logs there); a context manager."""
 
-    def __init__(self, config: Config, folder: Path, postgres: Postgres | None) -> None:
+    def __init__(
+        self,
+        config: Config,
+        folder: Path,
+        postgres: Postgres | None,
+        *,
+        cap: CpuCap | None = None,
+    ) -> None:
         self.config = config
+        self.cap = cap  # each serving process held to a share of a core (--worker-cpu)
         self.folder = folder
         self.postgres = postgres
         self.database = ""
@@ -372,6 +450,8 @@ class Stack:
     def __enter__(self) -> Stack:
         try:
             self._start()
+            if self.cap is not None:
+                self.cap.hold(self.worker_pids())
         except BaseException:
             self.close()
             raise
@@ -469,6 +549,8 @@ class Stack:
         _stop(self.proxy, 10)
         _stop(self.server)
         self.proxy = self.server = None
+        if self.cap is not None:
+            self.cap.close()
 
 
 @contextlib.contextmanager
