@@ -5,6 +5,7 @@ check that no frame showed a card its seat may not see (R36)."""
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from playwright.sync_api import Browser, Page
@@ -15,7 +16,24 @@ from sequence_stacks.server.audit import card_ids, frame_leaks, hidden_history
 
 from .conftest import ARTIFACTS
 
-__all__ = ["Tab", "act_and_wait", "answer_window", "assert_no_leaks", "pass_window", "step"]
+__all__ = [
+    "Tab",
+    "act_and_wait",
+    "answer_window",
+    "assert_no_leaks",
+    "pass_window",
+    "step",
+    "wait_until",
+]
+
+
+def wait_until(page: Page, check: str, timeout: float = 30, poll_ms: int = 50) -> None:
+    """Poll ``check`` (a JavaScript function) until it is true: the pages' CSP forbids
+    the eval that Playwright's wait_for_function needs."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(check):
+        assert time.monotonic() < deadline, f"waited {timeout}s in vain for {check}"
+        page.wait_for_timeout(poll_ms)
 
 
 class Tab:

@@ -34,6 +34,7 @@ import pytest
 from playwright.sync_api import Browser, Page, ViewportSize
 
 from .conftest import ARTIFACTS, ServerProcess
+from .play import wait_until
 from .test_languages import _BROKEN_WORDS, _OVERFLOWS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
@@ -135,15 +136,6 @@ def phone_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPro
     process.stop()
 
 
-def _wait(page: Page, check: str, timeout: float = 30) -> None:
-    """Poll ``check`` (a JavaScript function) until it is true: the pages' CSP forbids
-    the eval that Playwright's wait_for_function needs."""
-    deadline = time.monotonic() + timeout
-    while not page.evaluate(check):
-        assert time.monotonic() < deadline, f"waited {timeout}s in vain for {check}"
-        page.wait_for_timeout(50)
-
-
 def _until_my_turn(page: Page, timeout: float = 30) -> None:
     """Wait for the player's turn, answering Pass to any Block prompt on the way; the
     page never scrolls meanwhile (the others' turns, Block windows)."""
@@ -218,7 +210,7 @@ def _start(
     page.fill("#play-now input[name=name]", "Mina")
     page.click("#play-now button[type=submit]")
     page.wait_for_url("**/t/**")
-    _wait(page, "() => document.body.dataset.status === 'playing'")
+    wait_until(page, "() => document.body.dataset.status === 'playing'")
     assert page.evaluate("document.documentElement.lang") == language
     _until_my_turn(page)
     assert not errors, errors
@@ -231,7 +223,7 @@ def _select_a_card(page: Page) -> None:
     if not card.count():
         card = page.locator("#hand .card:not(:disabled)")
     card.first.click()
-    _wait(page, "() => document.querySelector('#hand .card.selected') !== null")
+    wait_until(page, "() => document.querySelector('#hand .card.selected') !== null")
 
 
 def _check_log(page: Page, view: ViewportSize, name: str) -> None:
@@ -239,7 +231,7 @@ def _check_log(page: Page, view: ViewportSize, name: str) -> None:
     assert toggle.get_attribute("aria-expanded") == "false"
     assert page.evaluate("document.querySelector('#log').getAttribute('aria-live')") == "polite"
     toggle.click()
-    _wait(page, "() => document.querySelector('#log-box').classList.contains('open')")
+    wait_until(page, "() => document.querySelector('#log-box').classList.contains('open')")
     page.wait_for_timeout(300)  # the sheet rises
     assert toggle.get_attribute("aria-expanded") == "true"
     sheet = page.evaluate(
@@ -258,7 +250,7 @@ def _check_log(page: Page, view: ViewportSize, name: str) -> None:
     small = page.evaluate(SMALL_TARGETS)
     assert not small, f"the open log: tap targets under 44x44 px: {small}"
     page.click("#log-close")
-    _wait(page, "() => !document.querySelector('#log-box').classList.contains('open')")
+    wait_until(page, "() => !document.querySelector('#log-box').classList.contains('open')")
     assert toggle.get_attribute("aria-expanded") == "false"
     assert page.evaluate("document.activeElement.id") == "log-toggle"
     page.wait_for_timeout(300)
@@ -353,7 +345,9 @@ def test_a_discard_top_play_has_its_targets_on_screen(
             top = page.locator(".seat.me .discard.playable")
             if top.count():
                 top.click()
-                _wait(page, "() => document.querySelector('.seat.me .discard.selected') !== null")
+                wait_until(
+                    page, "() => document.querySelector('.seat.me .discard.selected') !== null"
+                )
                 _check_targets(page, view, "the discard top selected")
                 _shot(page, "phone-sl-360x740-6p-discard-top")
                 return
@@ -364,7 +358,7 @@ def test_a_discard_top_play_has_its_targets_on_screen(
                     page.locator("#hand .card:not(:disabled)").first.click()
                     page.click("#choices button.discard")
                 with contextlib.suppress(AssertionError):
-                    _wait(page, f"() => window.sequenceStacks.socket.version > {version}", 5)
+                    wait_until(page, f"() => window.sequenceStacks.socket.version > {version}", 5)
                     break
             _until_my_turn(page)
         pytest.fail("no discard top could be played in six turns")

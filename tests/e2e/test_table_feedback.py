@@ -6,7 +6,6 @@ appending lines instead of rebuilding itself."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from playwright.sync_api import Browser, Page
 from sequence_stacks.i18n import MESSAGES, translation
 
 from .conftest import ARTIFACTS, ServerProcess
+from .play import wait_until
 from .seat_sockets import post
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
@@ -67,15 +67,6 @@ def quick_server(tmp_path: Path) -> Iterator[ServerProcess]:
     process.stop()
 
 
-def _wait(page: Page, check: str, timeout: float = 30) -> None:
-    """Poll ``check`` (a JavaScript function) until it is true: the pages' CSP forbids
-    the eval that Playwright's wait_for_function needs."""
-    deadline = time.monotonic() + timeout
-    while not page.evaluate(check):
-        assert time.monotonic() < deadline, f"waited {timeout}s in vain for {check}"
-        page.wait_for_timeout(100)
-
-
 def _log_has(text: str) -> str:
     """A check that some line of the game log reads exactly ``text``."""
     return (
@@ -94,7 +85,7 @@ def _play_now(page: Page, server: ServerProcess) -> None:
     page.fill("#play-now input[name=name]", "Mina")
     page.click("#play-now button[type=submit]")
     page.wait_for_url("**/t/**")
-    _wait(page, "() => document.body.dataset.status === 'playing'")
+    wait_until(page, "() => document.body.dataset.status === 'playing'")
 
 
 def test_a_timed_out_move_is_marked_sounds_play_and_the_log_only_appends(
@@ -109,16 +100,16 @@ def test_a_timed_out_move_is_marked_sounds_play_and_the_log_only_appends(
     page.evaluate(LOG_WATCH)
     # Nobody moves for Mina: her 3 s run out, a bot finishes her turn, she is told.
     notice = _english("table.you_timed_out")
-    _wait(page, f"() => document.querySelector('#notice').textContent === {notice!r}")
+    wait_until(page, f"() => document.querySelector('#notice').textContent === {notice!r}")
     marked = _english("log.timed_out").replace("{line}", "").strip()
     lines = page.locator("#log li").all_text_contents()
     assert any(line.endswith(marked) for line in lines), lines
     assert any(line.startswith("Mina (you)") and line.endswith(marked) for line in lines)
     # The last seconds of her own timer were shown in the warning colour and sounded.
-    _wait(page, "() => document.querySelector('#turn-timer.warn') !== null")
+    wait_until(page, "() => document.querySelector('#turn-timer.warn') !== null")
     assert 440 in page.evaluate("window.__tones")  # the warning
     # Her turn comes round again (after the bot's): sounded and announced.
-    _wait(page, "() => window.__tones.includes(660)")
+    wait_until(page, "() => window.__tones.includes(660)")
     assert page.locator("#announce").text_content() == _english("table.your_turn")
     # The log list only grew: nothing was removed and rebuilt.
     page.wait_for_timeout(2000)
@@ -133,7 +124,7 @@ def test_a_timed_out_move_is_marked_sounds_play_and_the_log_only_appends(
     assert page.locator("#sound").get_attribute("aria-pressed") == "true"
     assert page.locator("#sound").text_content() == _english("table.sound_off")
     page.reload()
-    _wait(page, "() => document.body.dataset.status === 'playing'")
+    wait_until(page, "() => document.body.dataset.status === 'playing'")
     assert page.locator("#sound").get_attribute("aria-pressed") == "true"
     page.evaluate("window.__tones = []")
     page.wait_for_timeout(8000)  # at least one more of her turns times out meanwhile
@@ -148,10 +139,10 @@ def test_going_offline_turns_the_indicator_red_at_once_and_coming_back_reconnect
     context = browser.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()
     _play_now(page, quick_server)
-    _wait(page, "() => document.querySelector('#connection').dataset.state === 'online'")
+    wait_until(page, "() => document.querySelector('#connection').dataset.state === 'online'")
     context.set_offline(True)
     # At once: the browser's own offline event, not a socket time-out (a 1 s bound).
-    _wait(page, "() => document.querySelector('#connection').dataset.state === 'offline'", 1)
+    wait_until(page, "() => document.querySelector('#connection').dataset.state === 'offline'", 1)
     text = page.locator("#connection .text").text_content()
     assert text == _english("table.offline")
     colour = page.evaluate(
@@ -160,7 +151,7 @@ def test_going_offline_turns_the_indicator_red_at_once_and_coming_back_reconnect
     assert colour == "rgb(255, 92, 92)"
     page.screenshot(path=str(ARTIFACTS / "e2e-offline-phone.png"))
     context.set_offline(False)
-    _wait(page, "() => document.querySelector('#connection').dataset.state === 'online'", 15)
+    wait_until(page, "() => document.querySelector('#connection').dataset.state === 'online'", 15)
     context.close()
 
 
@@ -180,14 +171,14 @@ def test_quick_chat_reaches_another_player_in_their_own_language(
         page.wait_for_selector("#join-name")
         page.fill("#join-name", name)
         page.click("#join-form button[type=submit]")
-        _wait(page, "() => !document.querySelector('#chat').hidden")
+        wait_until(page, "() => !document.querySelector('#chat').hidden")
         pages[language] = page
     ann, min_ = pages["en"], pages["ko"]
     ann.click("#chat summary")
     ann.click("#chat .chat-phrase[data-phrase=good_luck]")
     korean = translation("ko").text("chat.good_luck", None)
-    _wait(min_, _log_has("Ann: " + korean))
-    _wait(ann, _log_has("Ann (you): Good luck!"))
+    wait_until(min_, _log_has("Ann: " + korean))
+    wait_until(ann, _log_has("Ann (you): Good luck!"))
     # An emote is drawn, not a font's glyph, and named for screen readers in Korean.
     min_.click("#chat summary")
     emote = min_.locator("#chat .chat-phrase[data-phrase=happy]")
@@ -222,8 +213,8 @@ def test_moves_are_animated_and_marked_unless_the_reader_asks_for_less_motion(
     page = context.new_page()
     _play_now(page, quick_server)
     # Moves come (the bot's, and Mina's made for her when her 3 s run out): each is marked.
-    _wait(page, "() => document.querySelectorAll('#log li').length > 8")
-    _wait(page, "() => document.querySelector('.card.last-move') !== null")
+    wait_until(page, "() => document.querySelectorAll('#log li').length > 8")
+    wait_until(page, "() => document.querySelector('.card.last-move') !== null")
     count = page.evaluate("window.__animations")
     if motion == "reduce":
         assert count == 0
@@ -248,14 +239,14 @@ def test_a_name_already_at_the_table_is_refused_with_words_that_say_so(
         page.click("#join-form button[type=submit]")
         pages.append(page)
     first, second = pages
-    _wait(first, "() => !document.querySelector('#chat').hidden")  # seated
+    wait_until(first, "() => !document.querySelector('#chat').hidden")  # seated
     refused = _english("refused.name_taken")
-    _wait(second, f"() => document.querySelector('#notice').textContent === {refused!r}")
+    wait_until(second, f"() => document.querySelector('#notice').textContent === {refused!r}")
     assert second.locator("#chat").is_hidden()  # not seated
     assert not second.locator("#join").is_hidden()  # the form is still there to try again
     second.screenshot(path=str(ARTIFACTS / "e2e-name-taken-phone.png"))
     second.fill("#join-name", "Ann B")
     second.click("#join-form button[type=submit]")
-    _wait(second, "() => !document.querySelector('#chat').hidden")
+    wait_until(second, "() => !document.querySelector('#chat').hidden")
     for page in pages:
         page.context.close()
