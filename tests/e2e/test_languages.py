@@ -747,13 +747,6 @@ def test_a_game_in_each_language(
     assert sorted(reader.screens) == sorted(SCREENS), reader.screens
 
 
-@pytest.mark.xfail(
-    reason="known (#14): on a phone the Armenian table name in the header bar breaks"
-    " inside its words beside the 44 px controls, a seat's hand count '10' wraps as"
-    " '1' over '0', and the rule book's option table breaks Armenian words; the CSS"
-    " fix waits for app.css to be free (see the report)",
-    strict=False,
-)
 @pytest.mark.parametrize("language", list(LANGUAGES))
 def test_no_word_is_broken_across_lines(language: str) -> None:
     """On no screen of the tour, at either size, is a word drawn across two lines."""

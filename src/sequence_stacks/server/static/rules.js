@@ -28,7 +28,9 @@ function items(list) {
 
 function table(block) {
   const row = (cells, tag) => h("tr", {}, ...cells.map((cell) => h(tag, {}, ...runs(cell))));
-  return h("table", { class: "rule-table" }, h("thead", {}, row(block.header, "th")), h("tbody", {}, ...block.rows.map((cells) => row(cells, "td"))));
+  // Its own horizontal scroller: a narrow phone scrolls the table, never breaks a word.
+  const grid = h("table", { class: "rule-table" }, h("thead", {}, row(block.header, "th")), h("tbody", {}, ...block.rows.map((cells) => row(cells, "td"))));
+  return h("div", { class: "rule-table-wrap" }, grid);
 }
 
 /** One block of the rule book as an element. */
