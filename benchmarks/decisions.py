@@ -12,25 +12,31 @@ import argparse
 import json
 import statistics
 import time
+from collections.abc import Callable
 
 from sequence_stacks.bots import Bot, make_bot
 from sequence_stacks.engine import Action, Settings, View
 from sequence_stacks.sim import play_game, seat_bots
 
 
-class _Timed:
-    """Wraps a bot and records how long each real choice takes."""
+class Timed:
+    """Wraps a bot and records how long each real choice (more than one legal action)
+    takes, by ``clock`` (wall time by default; benchmarks/ismcts_speed.py passes CPU
+    time)."""
 
-    def __init__(self, bot: Bot, sink: list[float]) -> None:
+    def __init__(
+        self, bot: Bot, sink: list[float], clock: Callable[[], float] = time.perf_counter
+    ) -> None:
         self.bot = bot
         self.name = bot.name
         self.sink = sink
+        self.clock = clock
 
     def choose(self, view: View) -> Action:
-        start = time.perf_counter()
+        start = self.clock()
         action = self.bot.choose(view)
         if len(view.legal_action_ids) > 1:
-            self.sink.append(time.perf_counter() - start)
+            self.sink.append(self.clock() - start)
         return action
 
 
@@ -43,7 +49,7 @@ def decision_times(
     for index in range(games):
         seats = seat_bots(names, players, index)
         bots = [
-            _Timed(make_bot(name, seed=seed * 1000 + index * 8 + s), times[name])
+            Timed(make_bot(name, seed=seed * 1000 + index * 8 + s), times[name])
             for s, name in enumerate(seats)
         ]
         play_game(settings, seed + index, bots)

@@ -25,31 +25,16 @@ import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
+from benchmarks.decisions import Timed
 from sequence_stacks import ENGINE_BUILD
 from sequence_stacks.bots import Bot, make_bot
 from sequence_stacks.bots.heuristic import HeuristicBot
 from sequence_stacks.bots.ismcts import IsmctsBot, default_iterations, default_work_limit
-from sequence_stacks.engine import Action, Settings, View
+from sequence_stacks.engine import Settings
 from sequence_stacks.sim import play_game
 
 ROOT = Path(__file__).resolve().parents[1]
 RATE_GAMES = 3
-
-
-class _Timed:
-    """Wraps a bot and sums the CPU time of its real choices."""
-
-    def __init__(self, bot: Bot, sink: list[float]) -> None:
-        self.bot = bot
-        self.name = bot.name
-        self.sink = sink
-
-    def choose(self, view: View) -> Action:
-        start = time.process_time()
-        action = self.bot.choose(view)
-        if len(view.legal_action_ids) > 1:
-            self.sink.append(time.process_time() - start)
-        return action
 
 
 def search_rate(games: int, seed: int) -> dict[str, float]:
@@ -59,7 +44,9 @@ def search_rate(games: int, seed: int) -> dict[str, float]:
         bots: list[Bot] = [make_bot("ismcts", seed=seed + index), make_bot("heuristic", seed=index)]
         if index % 2:
             bots.reverse()
-        timed = [_Timed(bot, times) if bot.name == "ismcts" else bot for bot in bots]
+        timed = [
+            Timed(bot, times, time.process_time) if bot.name == "ismcts" else bot for bot in bots
+        ]
         play_game(Settings(player_count=2), seed + index, timed)
     searches = [value for value in times if value > 0.01]  # a search, not a plan step
     return {

@@ -3,9 +3,10 @@ Debian's chromium via Playwright."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,15 @@ from playwright.sync_api import Browser, sync_playwright
 
 from support.server_process import ServerProcess
 
-__all__ = ["ARTIFACTS", "CHROMIUM", "CHROMIUM_ARGS", "ServerProcess"]
+__all__ = [
+    "ARTIFACTS",
+    "CHROMIUM",
+    "CHROMIUM_ARGS",
+    "FAST_BOTS",
+    "NO_LIMITS",
+    "ServerProcess",
+    "running_server",
+]
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -29,6 +38,33 @@ CHROMIUM_ARGS = [
 ]
 
 
+# Bots that answer at once, for tests that play many moves.
+FAST_BOTS = {
+    "SEQUENCE_STACKS_BOT_DELAY": "0.01,0.03",
+    "SEQUENCE_STACKS_BOT_BLOCK_DELAY": "0.02,0.05",
+}
+# No rate limit (#12) a Python-played table or a test's many tables could reach.
+NO_LIMITS = {
+    "SEQUENCE_STACKS_RATE_PER_SECOND": "1000",
+    "SEQUENCE_STACKS_RATE_BURST": "1000",
+    "SEQUENCE_STACKS_CREATE_PER_MINUTE": "1000",
+    "SEQUENCE_STACKS_CREATE_BURST": "1000",
+    "SEQUENCE_STACKS_SIT_PER_MINUTE": "1000",
+    "SEQUENCE_STACKS_SIT_BURST": "1000",
+}
+
+
+@contextlib.contextmanager
+def running_server(folder: Path, env: Mapping[str, str]) -> Iterator[ServerProcess]:
+    """A started server process on a SQLite file in ``folder``, stopped on the way out."""
+    process = ServerProcess(folder / "e2e.sqlite3", dict(env))
+    process.start()
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ServerProcess]:
     env = {
@@ -38,10 +74,8 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
         "SEQUENCE_STACKS_TURN_TIMEOUT": "120",
         "SEQUENCE_STACKS_GRACE_PERIOD": "120",
     }
-    process = ServerProcess(tmp_path / "e2e.sqlite3", env)
-    process.start()
-    yield process
-    process.stop()
+    with running_server(tmp_path, env) as process:
+        yield process
 
 
 @pytest.fixture(scope="module")

@@ -36,7 +36,7 @@ from typing import Any, Final
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from .conftest import ARTIFACTS, ServerProcess
+from .conftest import ARTIFACTS, FAST_BOTS, NO_LIMITS, ServerProcess, running_server
 from .seat_sockets import PythonTable, SeatSocket
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(240)]
@@ -118,23 +118,15 @@ def axe_source() -> str:
 def a11y_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """One server for the module: fast bots, long timers, no limit Python's players reach."""
     env = {
-        "SEQUENCE_STACKS_BOT_DELAY": "0.01,0.03",
-        "SEQUENCE_STACKS_BOT_BLOCK_DELAY": "0.02,0.05",
+        **FAST_BOTS,
+        **NO_LIMITS,
         "SEQUENCE_STACKS_BLOCK_TIMEOUT": "300",
         "SEQUENCE_STACKS_TURN_TIMEOUT": "300",
         "SEQUENCE_STACKS_GRACE_PERIOD": "300",
         "SEQUENCE_STACKS_HEARTBEAT_INTERVAL": "300",  # Python's seats idle while pages are scanned
-        "SEQUENCE_STACKS_RATE_PER_SECOND": "1000",
-        "SEQUENCE_STACKS_RATE_BURST": "1000",
-        "SEQUENCE_STACKS_CREATE_PER_MINUTE": "1000",
-        "SEQUENCE_STACKS_CREATE_BURST": "1000",
-        "SEQUENCE_STACKS_SIT_PER_MINUTE": "1000",
-        "SEQUENCE_STACKS_SIT_BURST": "1000",
     }
-    process = ServerProcess(tmp_path_factory.mktemp("a11y") / "e2e.sqlite3", env)
-    process.start()
-    yield process
-    process.stop()
+    with running_server(tmp_path_factory.mktemp("a11y"), env) as process:
+        yield process
 
 
 # The sizes and schemes each language is scanned at: English at all four, Korean and

@@ -28,7 +28,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page
 from websockets.sync.client import ClientConnection, connect
 
-from .conftest import ARTIFACTS, ServerProcess
+from .conftest import ARTIFACTS, ServerProcess, running_server
 from .seat_sockets import SeatSocket, post, reached
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(240)]
@@ -213,10 +213,8 @@ def fast_server(tmp_path: Path) -> Iterator[ServerProcess]:
         "SEQUENCE_STACKS_RATE_PER_SECOND": "1000",
         "SEQUENCE_STACKS_RATE_BURST": "1000",
     }
-    process = ServerProcess(tmp_path / "hostile.sqlite3", env)
-    process.start()
-    yield process
-    process.stop()
+    with running_server(tmp_path, env) as process:
+        yield process
 
 
 def _check(problems: list[str], where: str, got: object, expected: object) -> None:

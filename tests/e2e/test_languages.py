@@ -51,7 +51,7 @@ from sequence_stacks.i18n.messages import MESSAGES
 from sequence_stacks.i18n.render import current_language, kind_name, render, set_language
 from sequence_stacks.i18n.translations import translation
 
-from .conftest import ARTIFACTS, ServerProcess
+from .conftest import ARTIFACTS, FAST_BOTS, NO_LIMITS, ServerProcess, running_server
 from .seat_sockets import PythonTable
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
@@ -413,22 +413,14 @@ def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPr
     """One server for every language (the conftest's `server` is one per test), with
     fast bots and no limit the Python-played table could reach."""
     env = {
-        "SEQUENCE_STACKS_BOT_DELAY": "0.01,0.03",
-        "SEQUENCE_STACKS_BOT_BLOCK_DELAY": "0.02,0.05",
+        **FAST_BOTS,
+        **NO_LIMITS,
         "SEQUENCE_STACKS_BLOCK_TIMEOUT": "60",
         "SEQUENCE_STACKS_TURN_TIMEOUT": "120",
         "SEQUENCE_STACKS_GRACE_PERIOD": "120",
-        "SEQUENCE_STACKS_RATE_PER_SECOND": "1000",
-        "SEQUENCE_STACKS_RATE_BURST": "1000",
-        "SEQUENCE_STACKS_CREATE_PER_MINUTE": "1000",
-        "SEQUENCE_STACKS_CREATE_BURST": "1000",
-        "SEQUENCE_STACKS_SIT_PER_MINUTE": "1000",
-        "SEQUENCE_STACKS_SIT_BURST": "1000",
     }
-    process = ServerProcess(tmp_path_factory.mktemp("languages") / "e2e.sqlite3", env)
-    process.start()
-    yield process
-    process.stop()
+    with running_server(tmp_path_factory.mktemp("languages"), env) as process:
+        yield process
 
 
 @pytest.fixture(scope="module")

@@ -33,7 +33,7 @@ from typing import Any, Final
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize
 
-from .conftest import ARTIFACTS, ServerProcess
+from .conftest import ARTIFACTS, FAST_BOTS, ServerProcess, running_server
 from .play import wait_until
 from .test_languages import _BROKEN_WORDS, _OVERFLOWS
 
@@ -124,16 +124,13 @@ TARGETS: Final = """() => [...document.querySelectorAll(
 @pytest.fixture(scope="module")
 def phone_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     env = {
-        "SEQUENCE_STACKS_BOT_DELAY": "0.01,0.03",
-        "SEQUENCE_STACKS_BOT_BLOCK_DELAY": "0.02,0.05",
+        **FAST_BOTS,
         "SEQUENCE_STACKS_BLOCK_TIMEOUT": "30",
         "SEQUENCE_STACKS_TURN_TIMEOUT": "300",
         "SEQUENCE_STACKS_GRACE_PERIOD": "120",
     }
-    process = ServerProcess(tmp_path_factory.mktemp("phone") / "phone.sqlite3", env)
-    process.start()
-    yield process
-    process.stop()
+    with running_server(tmp_path_factory.mktemp("phone"), env) as process:
+        yield process
 
 
 def _until_my_turn(page: Page, timeout: float = 30) -> None:

@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page
 
 from sequence_stacks.i18n import MESSAGES, translation
 
-from .conftest import ARTIFACTS, ServerProcess
+from .conftest import ARTIFACTS, ServerProcess, running_server
 from .play import wait_until
 from .seat_sockets import post
 
@@ -61,10 +61,8 @@ def quick_server(tmp_path: Path) -> Iterator[ServerProcess]:
         "SEQUENCE_STACKS_TURN_TIMEOUT": "3",
         "SEQUENCE_STACKS_GRACE_PERIOD": "120",
     }
-    process = ServerProcess(tmp_path / "feedback.sqlite3", env)
-    process.start()
-    yield process
-    process.stop()
+    with running_server(tmp_path, env) as process:
+        yield process
 
 
 def _log_has(text: str) -> str:

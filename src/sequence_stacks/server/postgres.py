@@ -12,11 +12,9 @@ server never acts without its database.
 
 from __future__ import annotations
 
-import concurrent.futures
-import json
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any, Final, TypeVar
 
 import psycopg
@@ -32,7 +30,7 @@ from .storage import (
     TableRow,
     row_values,
 )
-from .writer import GroupCommitted, GroupWriter
+from .writer import GroupCommitted, GroupWriter, Job
 
 __all__ = ["POSTGRES_SCHEMA_VERSION", "PostgresStorage", "is_postgres_url", "migrate_postgres"]
 
@@ -194,19 +192,11 @@ class PostgresStorage(GroupCommitted):
 
         self._writer.submit(insert).result()
 
-    def append(
-        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any]
-    ) -> None:
-        """Insert the entry and update the row in one committed transaction."""
-        self.submit(table_id, entry, status=status, summary=summary).result()
-
-    def submit(
-        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any]
-    ) -> concurrent.futures.Future[None]:
-        """Queue the entry for the writer; the future completes after its commit."""
-        payload = json.dumps(dict(entry.payload), separators=(",", ":"))
-        summary_text = json.dumps(dict(summary))
-        version = entry.version
+    def _append_job(
+        self, table_id: str, version: int, payload: str, status: str, summary: str
+    ) -> Job[psycopg.Connection[Any]]:
+        """See :meth:`GroupCommitted._append_job`: one statement, whose INSERT reads the
+        row its fenced UPDATE moved."""
 
         def insert(db: psycopg.Connection[Any]) -> None:
             # One statement, one round trip: the row moves to this version only if it
@@ -220,7 +210,7 @@ class PostgresStorage(GroupCommitted):
                     "WHERE table_id = %s AND version = %s RETURNING table_id) "
                     "INSERT INTO log SELECT table_id, %s::integer, %s::json, %s::double precision "
                     "FROM moved",
-                    (status, summary_text, version, now, table_id, version - 1, *entry_row),
+                    (status, summary, version, now, table_id, version - 1, *entry_row),
                 ).rowcount
             except pg_errors.UniqueViolation as error:
                 raise StorageConflictError(_first_line(error)) from None
@@ -229,7 +219,7 @@ class PostgresStorage(GroupCommitted):
                     f"table {table_id}: version {version} does not follow the last"
                 )
 
-        return self._writer.submit(insert)
+        return insert
 
     def _writer_connection(self) -> psycopg.Connection[Any]:
         if self._writer_db is None or self._writer_db.closed or self._writer_db.broken:

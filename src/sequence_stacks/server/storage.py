@@ -20,7 +20,7 @@ import time
 from collections.abc import Mapping
 from typing import Any, Final, Protocol
 
-from .writer import GroupCommitted, GroupWriter
+from .writer import GroupCommitted, GroupWriter, Job
 
 __all__ = [
     "ListingCursor",
@@ -384,26 +384,18 @@ class SqliteStorage(GroupCommitted):
 
         self._writer.submit(insert).result()
 
-    def append(
-        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any]
-    ) -> None:
-        """Insert the entry and update the row in one committed transaction."""
-        self.submit(table_id, entry, status=status, summary=summary).result()
-
-    def submit(
-        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any]
-    ) -> concurrent.futures.Future[None]:
-        """Queue the entry for the writer; the future completes after its commit."""
-        payload = json.dumps(dict(entry.payload), separators=(",", ":"))
-        summary_text = json.dumps(dict(summary))
-        version = entry.version
+    def _append_job(
+        self, table_id: str, version: int, payload: str, status: str, summary: str
+    ) -> Job[sqlite3.Connection]:
+        """See :meth:`GroupCommitted._append_job`: an UPDATE fenced by the version
+        before, then the INSERT."""
 
         def insert(db: sqlite3.Connection) -> None:
             now = time.time()
             updated = db.execute(
                 "UPDATE tables SET status = ?, summary = ?, version = ?, "
                 "updated_at = MAX(updated_at, ?) WHERE table_id = ? AND version = ?",
-                (status, summary_text, version, now, table_id, version - 1),
+                (status, summary, version, now, table_id, version - 1),
             ).rowcount
             if updated != 1:
                 raise StorageConflictError(
@@ -411,7 +403,7 @@ class SqliteStorage(GroupCommitted):
                 )
             db.execute("INSERT INTO log VALUES (?, ?, ?, ?)", (table_id, version, payload, now))
 
-        return self._writer.submit(insert)
+        return insert
 
     def _checkpoint_loop(self) -> None:
         db = self._connect()

@@ -16,10 +16,14 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import json
 import queue
 import threading
-from collections.abc import Callable
-from typing import Any, Final, Generic, Protocol, TypeVar
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Final, Generic, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from .storage import LogEntry
 
 __all__ = ["GROUP_LIMIT", "Connection", "GroupCommitted", "GroupWriter", "Job"]
 
@@ -187,10 +191,33 @@ class GroupWriter(Generic[_Db]):
 
 
 class GroupCommitted:
-    """A storage writing through a :class:`GroupWriter` (its ``_writer``): the
-    writer's counters, for tests and tuning."""
+    """A storage writing through a :class:`GroupWriter` (its ``_writer``): appending
+    entries (the storage gives the job, :meth:`_append_job`), and the writer's
+    counters, for tests and tuning."""
 
     _writer: GroupWriter[Any]
+
+    def append(
+        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any]
+    ) -> None:
+        """Insert the entry and update the row in one committed transaction."""
+        self.submit(table_id, entry, status=status, summary=summary).result()
+
+    def submit(
+        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any]
+    ) -> concurrent.futures.Future[None]:
+        """Queue the entry for the writer; the future completes after its commit."""
+        payload = json.dumps(dict(entry.payload), separators=(",", ":"))
+        job = self._append_job(table_id, entry.version, payload, status, json.dumps(dict(summary)))
+        return self._writer.submit(job)
+
+    def _append_job(
+        self, table_id: str, version: int, payload: str, status: str, summary: str
+    ) -> Job[Any]:
+        """The job that moves the table's row from ``version - 1`` to ``version`` and
+        inserts the entry (its JSON text), or raises StorageConflictError if the row
+        was not at the version before (so no version is ever written twice)."""
+        raise NotImplementedError
 
     @property
     def commits(self) -> int:
