@@ -67,7 +67,11 @@ def running_server(folder: Path, env: Mapping[str, str]) -> Iterator[ServerProce
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A server per test; no rate limit, since some tests play seats from Python at
+    machine speed (a refused-for-speed message carries no id: a wait for its answer
+    would only time out)."""
     env = {
+        **NO_LIMITS,
         "SEQUENCE_STACKS_BOT_DELAY": "0.02,0.08",
         "SEQUENCE_STACKS_BOT_BLOCK_DELAY": "0.05,0.2",
         "SEQUENCE_STACKS_BLOCK_TIMEOUT": "30",
