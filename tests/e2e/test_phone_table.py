@@ -180,6 +180,46 @@ def _check_fits(page: Page, view: ViewportSize, where: str) -> None:
     assert not page.evaluate(_BROKEN_WORDS), f"{where}: {page.evaluate(_BROKEN_WORDS)}"
 
 
+# Every friendly table name in the reader's language, put in the header in turn as the
+# page puts its own (dom.js setWholeWords): the name comes from the table's id, so the one
+# a test happens to get must not decide the check. A word here is a run of non-spaces
+# with its quotes and hyphens ("«Ջրասամույր»", "Lumba-lumba"): none may break or stick
+# out of the header.
+_EVERY_TABLE_NAME: Final = """async () => {
+  const { ANIMALS } = await import("/static/eventlog.js");
+  const { t } = await import("/static/messages.js");
+  const { setWholeWords } = await import("/static/dom.js");
+  const title = document.querySelector("#table-title");
+  const kept = title.textContent;
+  const range = document.createRange();
+  const found = [];
+  for (const animal of ANIMALS) {
+    const name = t("table.named", { animal: t(`animal.${animal}`) });
+    setWholeWords(title, name);
+    if (title.textContent !== name) found.push(`changed: ${name} -> ${title.textContent}`);
+    const box = title.getBoundingClientRect();
+    range.selectNodeContents(title);
+    for (const r of range.getClientRects()) {
+      const out = r.left < box.left - 1 || r.right > box.right + 1;
+      if (r.width > 0 && out) found.push(`sticks out: ${name}`);
+    }
+    for (const word of title.querySelectorAll(".whole")) {
+      range.selectNodeContents(word);
+      const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0)
+        .map((r) => Math.round(r.bottom / 4)));
+      if (lines.size > 1) found.push(`broken: ${word.textContent}`);
+    }
+  }
+  setWholeWords(title, kept);
+  return [...new Set(found)];
+}"""
+
+
+def _check_table_names(page: Page, where: str) -> None:
+    found = page.evaluate(_EVERY_TABLE_NAME)
+    assert not found, f"{where}: the header's table name: {found}"
+
+
 def _check_targets(page: Page, view: ViewportSize, where: str) -> None:
     targets = page.evaluate(TARGETS)
     assert targets, f"{where}: a selection lit nothing"
@@ -318,6 +358,7 @@ def test_the_table_fits_a_phone(
     page = _start(browser, phone_server, language, view, players)
     try:
         _check_fits(page, view, "your turn")
+        _check_table_names(page, "your turn")
         _shot(page, f"{name}-turn")
         _select_a_card(page)
         page.wait_for_timeout(150)

@@ -42,3 +42,37 @@ export function build(node) {
   const attrs = rest.length && rest[0] !== null && typeof rest[0] === "object" && !Array.isArray(rest[0]) ? rest.shift() : {};
   return h(tag, attrs, ...rest.map(build));
 }
+
+/** Whether a whole word of `el` (a `.whole` span) is wider than `el`'s box. */
+function tooWide(el) {
+  const room = el.clientWidth;
+  return [...el.querySelectorAll(".whole")].some((word) => word.getBoundingClientRect().width > room + 0.5);
+}
+
+/**
+ * Text that keeps its words whole in a box that may be narrow (the table's name in a
+ * phone's header: "«Ջրասամույր» սեղան", "Meja Lumba-lumba"). Each run of non-spaces, with
+ * its quotes and hyphens, is one unbreakable span (`.whole`); lines break only between
+ * them. If the widest is wider than the box, the text is made smaller a step at a time
+ * (`data-shrink` 1..steps, sizes in app.css) until it fits, and it is fitted again
+ * whenever the box's width changes (a turned phone, another language).
+ */
+export function setWholeWords(el, text, steps = 3) {
+  const parts = String(text).split(/(\s+)/u).filter((part) => part !== "");
+  el.replaceChildren(...parts.map((part) => (/^\s+$/u.test(part) ? part : h("span", { class: "whole" }, part))));
+  fitWords(el, steps);
+}
+
+function fitWords(el, steps) {
+  delete el.dataset.shrink;
+  for (let step = 1; step <= steps && tooWide(el); step++) el.dataset.shrink = String(step);
+  if (!el.fitWatch && typeof ResizeObserver === "function") {
+    let width = el.clientWidth;
+    el.fitWatch = new ResizeObserver(() => {
+      if (el.clientWidth === width) return;
+      width = el.clientWidth;
+      fitWords(el, steps);
+    });
+    el.fitWatch.observe(el);
+  }
+}

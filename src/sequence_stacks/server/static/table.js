@@ -6,7 +6,7 @@
 
 import { chipsBox, decksRow, fillDiscard, miniHand, pileFace, pileNeed, renderDecks, resultText, showDirection, standingsTable, turnText } from "./board.js";
 import { cardElement, colourClass } from "./cards.js";
-import { h, svg } from "./dom.js";
+import { h, setWholeWords, svg } from "./dom.js";
 import { botName, coloured, entryMessage, eventMessage, kindInfo, kindName, kindOf, line, pileName, refusalLine, seatLabel, tableName } from "./eventlog.js";
 import { loadWords, t } from "./messages.js";
 import { TableSocket } from "./net.js";
@@ -371,7 +371,7 @@ function focusBoard(at = 0) {
 
 function renderHeader() {
   const settings = ui.table.settings;
-  $("#table-title").textContent = tableName(tableId);
+  setWholeWords($("#table-title"), tableName(tableId));
   $("#table-title").title = t("table.title", { id: tableId.slice(0, 6) });
   $("#goal").textContent = t("table.goal", { count: settings.chips_to_win, each: settings.min_each_colour });
   renderSound();
