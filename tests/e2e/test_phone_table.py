@@ -422,3 +422,43 @@ def test_desktop_keeps_the_log_beside_the_table(
         _shot(page, "phone-en-desktop-4p-turn")
     finally:
         page.context.close()
+
+
+def test_the_language_menu_is_a_globe_on_a_phone(
+    browser: Browser, phone_server: ServerProcess
+) -> None:
+    """On a phone the header's language menu shows a globe and the code in a 44 px box
+    (a full name such as "Bahasa Melayu" was cut); the menu itself, laid over it, is
+    what is tapped and named, and choosing from it still changes the language."""
+    page = _start(browser, phone_server, "ms", SMALL, 2)
+    try:
+        shown = page.evaluate(
+            """() => {
+              const select = document.querySelector('#language');
+              const face = document.querySelector('.language-face');
+              const box = (el) => { const r = el.getBoundingClientRect();
+                return [r.left, r.top, r.width, r.height].map(Math.round); };
+              const r = face.getBoundingClientRect();
+              const middle = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+              return { face: face.textContent, faceBox: box(face), selectBox: box(select),
+                hidden: face.getAttribute('aria-hidden'),
+                opacity: getComputedStyle(select).opacity, topmost: middle === select };
+            }"""
+        )
+        assert shown["face"] == "MS"
+        assert shown["hidden"] == "true"
+        assert shown["opacity"] == "0"
+        assert shown["selectBox"] == shown["faceBox"]
+        assert min(shown["faceBox"][2:]) >= 44
+        assert shown["topmost"], "a tap on the globe must reach the menu"
+        menu = page.get_by_role("combobox", name="Bahasa")
+        assert menu.count() == 1
+        _shot(page, "phone-ms-360x740-language-globe")
+        with page.expect_navigation():
+            page.select_option("#language", "sl")
+        wait_until(page, "() => document.documentElement.lang === 'sl'")
+        page.wait_for_selector(".language-face")
+        assert page.locator(".language-face").text_content() == "SL"
+        assert page.locator("#language").input_value() == "sl"
+    finally:
+        page.context.close()

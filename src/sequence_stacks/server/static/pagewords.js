@@ -5,7 +5,7 @@
 // /api/languages, each named in itself; a choice is remembered in the `lang` cookie
 // (which the server reads for every page and message) and in localStorage.
 
-import { h } from "./dom.js";
+import { h, svg } from "./dom.js";
 import { has, t } from "./messages.js";
 
 const ATTRIBUTES = new Set(["title", "aria-label", "placeholder", "alt"]);
@@ -65,6 +65,28 @@ function restore(codes) {
   if (stored !== document.documentElement.lang && cookieLanguage() === stored) location.reload();
 }
 
+/**
+ * The header's menu on a phone (app.css, max-width 600px): a globe and the language's
+ * code ("HY") in a 44 px box, the menu itself laid over it, unseen but the one that is
+ * tapped, focused and named ("Language"); it opens with every language in full. A
+ * full name ("Bahasa Melayu") would be cut by the narrow header, and takes the table's
+ * name's room.
+ */
+function compactFace(select, code) {
+  if (select.parentElement?.classList.contains("language-pick")) return;
+  const globe = svg(
+    "svg",
+    { viewBox: "0 0 24 24", width: 18, height: 18, "aria-hidden": "true", focusable: "false" },
+    svg("circle", { cx: 12, cy: 12, r: 9 }),
+    svg("ellipse", { cx: 12, cy: 12, rx: 4, ry: 9 }),
+    svg("path", { d: "M3 12h18M5 7.5h14M5 16.5h14" }),
+  );
+  const face = h("span", { class: "language-face", "aria-hidden": "true" }, globe, h("span", { class: "code" }, code.toUpperCase()));
+  const pick = h("span", { class: "language-pick" });
+  select.replaceWith(pick);
+  pick.append(face, select);
+}
+
 /** Fill `select` with the languages, the page's own selected, and act on a choice. */
 export async function languageMenu(select) {
   if (!select) return;
@@ -77,6 +99,7 @@ export async function languageMenu(select) {
   );
   select.value = current;
   select.hidden = false;
+  if (select.closest(".bar")) compactFace(select, current);
   select.addEventListener("change", () => chooseLanguage(select.value));
   restore(data.languages.map(({ code }) => code));
 }
