@@ -171,10 +171,13 @@ _BROKEN_WORDS = """() => {
     if (!el || !el.getClientRects().length || el.closest("script, style, option")) continue;
     const rect = el.getBoundingClientRect();
     if (rect.width <= 1 && rect.height <= 1) continue;  // visually hidden (.sr-only)
+    // Lines a clamped box hides (the one-line summary of the log, "…") are not seen.
+    const clipped = /(hidden|clip)/.test(getComputedStyle(el).overflowY);
     for (const word of node.textContent.matchAll(/[\\p{L}\\p{M}\\p{N}]{2,}/gu)) {
       range.setStart(node, word.index);
       range.setEnd(node, word.index + word[0].length);
-      const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0)
+      const tops = new Set([...range.getClientRects()]
+        .filter((r) => r.width > 0 && (!clipped || r.top < rect.bottom - 1))
         .map((r) => Math.round(r.bottom / 4)));
       if (tops.size > 1) broken.push(`${el.tagName.toLowerCase()} "${word[0]}"`);
     }
@@ -565,6 +568,9 @@ def _refuse(reader: Reader, catalog: dict[str, Any]) -> None:
     page.evaluate("id => window.sequenceStacks.socket.command('act', {action_id: id})", action_id)
     notice = page.locator("#notice.error")
     notice.wait_for(state="visible", timeout=5_000)
+    # It hides itself after 6 s; the screens below (desktop then phone) may take longer
+    # on a loaded machine, so it stays until it is clicked.
+    page.evaluate("clearTimeout(window.sequenceStacks.ui.notice)")
     shown = notice.inner_text().strip()
     expected = _expected_refusal(reader.language, kind)
     reader.check("refusal", shown == expected, f"the notice says {shown!r}, not {expected!r}")

@@ -33,7 +33,7 @@ from typing import Any, Final
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize
 
-from .conftest import ARTIFACTS, FAST_BOTS, ServerProcess, running_server
+from .conftest import ARTIFACTS, FAST_BOTS, NO_LIMITS, ServerProcess, running_server
 from .play import wait_until
 from .test_languages import _BROKEN_WORDS, _OVERFLOWS
 
@@ -125,6 +125,7 @@ TARGETS: Final = """() => [...document.querySelectorAll(
 def phone_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     env = {
         **FAST_BOTS,
+        **NO_LIMITS,  # a dozen Play-now tables in a minute, from one address
         "SEQUENCE_STACKS_BLOCK_TIMEOUT": "30",
         "SEQUENCE_STACKS_TURN_TIMEOUT": "300",
         "SEQUENCE_STACKS_GRACE_PERIOD": "120",
@@ -139,14 +140,24 @@ def _until_my_turn(page: Page, timeout: float = 30) -> None:
     the game ends (a bot won): the result's page may scroll."""
     deadline = time.monotonic() + timeout
     while not page.evaluate(MY_TURN):
-        if page.evaluate("document.body.dataset.status") == "over":
-            return
         assert time.monotonic() < deadline, f"waited {timeout}s in vain for the turn"
-        fit = page.evaluate(FIT)
-        turn = page.locator("#turn .text").text_content()
-        assert fit["height"] <= fit["innerHeight"], f"the page scrolls at {turn!r}: {fit}"
-        if page.locator("#answer-pass").is_visible():
-            page.click("#answer-pass")
+        # One look: whether the game is over, the page's size, the turn line, and
+        # whether a Block window waits for this seat (the page's state, not the prompt's
+        # visibility, which lags the answer by a frame).
+        look = page.evaluate(f"""() => ({{
+          over: document.body.dataset.status === "over", fit: ({FIT})(),
+          turn: document.querySelector("#turn .text")?.textContent,
+          asked: (() => {{ const ui = window.sequenceStacks.ui;
+            return Boolean(ui.view && ui.view.window_pending?.includes(ui.you)); }})() }})""")
+        if look["over"]:
+            return
+        fit = look["fit"]
+        assert fit["height"] <= fit["innerHeight"], f"the page scrolls at {look['turn']!r}: {fit}"
+        if look["asked"]:
+            version = page.evaluate("window.sequenceStacks.socket.version")
+            page.keyboard.press("p")  # Pass; a key does nothing if the prompt just went
+            with contextlib.suppress(AssertionError):
+                wait_until(page, f"() => window.sequenceStacks.socket.version > {version}", 5)
         page.wait_for_timeout(50)
     page.wait_for_timeout(300)  # a card's flight, if one is still in the air
 
@@ -216,6 +227,53 @@ _EVERY_TABLE_NAME: Final = """async () => {
   setWholeWords(title, kept);
   return [...new Set(found)];
 }"""
+
+
+# Every card kind that carries a word (the actions and the wilds), dealt into the hand
+# in turn and fitted as the page fits them (dom.js fitCardWords), five at a time and
+# seven at a time (a fuller hand has smaller cards): whether a word fits its card must
+# not depend on the deal. A label may take two lines (between words, or after a hyphen),
+# but no word breaks and none sticks out of its card.
+_EVERY_CARD_WORD: Final = """async () => {
+  const { cardElement } = await import("/static/cards.js");
+  const { kindInfo } = await import("/static/eventlog.js");
+  const { catalog } = await import("/static/messages.js");
+  const { fitCardWords } = await import("/static/dom.js");
+  const hand = document.querySelector("#hand");
+  const kept = [...hand.childNodes];
+  const worded = [], plain = [], seen = new Set();
+  catalog().cards.forEach((kind, id) => {
+    if (seen.has(kind)) return;
+    seen.add(kind);
+    const info = kindInfo(kind);
+    (info.action || info.wild ? worded : plain).push(id);
+  });
+  const range = document.createRange();
+  const found = [];
+  for (const size of [5, 7]) {
+    for (let at = 0; at < worded.length; at += size) {
+      const ids = worded.slice(at, at + size);
+      ids.push(...plain.slice(0, size - ids.length));
+      hand.replaceChildren(...ids.map((id) => cardElement(id, { button: true })));
+      fitCardWords(hand);
+      for (const word of hand.querySelectorAll(".card .label .whole")) {
+        const card = word.closest(".label").getBoundingClientRect();  // inside the border
+        range.selectNodeContents(word);
+        const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+        const lines = new Set(rects.map((r) => Math.round(r.bottom / 4)));
+        const out = rects.some((r) => r.left < card.left - 0.5 || r.right > card.right + 0.5);
+        if (lines.size > 1 || out) found.push(`${word.textContent} (${size} cards)`);
+      }
+    }
+  }
+  hand.replaceChildren(...kept);
+  return [...new Set(found)];
+}"""
+
+
+def _check_card_words(page: Page, where: str) -> None:
+    found = page.evaluate(_EVERY_CARD_WORD)
+    assert not found, f"{where}: a card's word does not fit its card: {found}"
 
 
 def _check_table_names(page: Page, where: str) -> None:
@@ -362,6 +420,7 @@ def test_the_table_fits_a_phone(
     try:
         _check_fits(page, view, "your turn")
         _check_table_names(page, "your turn")
+        _check_card_words(page, "your turn")
         _shot(page, f"{name}-turn")
         _select_a_card(page)
         page.wait_for_timeout(150)

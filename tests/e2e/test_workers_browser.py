@@ -123,7 +123,10 @@ def _play_to_the_end(ann: Tab, workers: list[Worker]) -> tuple[int, Worker | Non
             return acked_at_kill, survivor
         if _pass_if_asked(ann):
             continue
-        moves += step(ann, starts_piles=False)
+        acted = step(ann, starts_piles=False)
+        moves += acted
+        if not acted:
+            ann.page.wait_for_timeout(30)  # the bots' turns: leave the CPU to the workers
         if moves >= 3 and survivor is None:
             acked_at_kill = len(_acks(ann))
             survivor = _kill_the_owner(ann, workers)

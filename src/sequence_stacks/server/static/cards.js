@@ -1,7 +1,7 @@
 // Cards as DOM elements. What a card id is (its colour, rank, wild or action) comes
 // from the engine's catalog (/api/catalog), its name from the messages (#13).
 
-import { h, svg } from "./dom.js";
+import { h, svg, wholeWords } from "./dom.js";
 import { catalog, t } from "./messages.js";
 import { kindInfo, kindName, kindOf } from "./eventlog.js";
 
@@ -76,7 +76,7 @@ export function cardElement(id, opts = {}) {
     el.append(
       h("span", { class: "corner" }, icon(info.action, 14)),
       h("span", { class: "face" }, icon(info.action, opts.small ? 26 : 36)),
-      h("span", { class: "label" }, name),
+      h("span", { class: "label" }, ...wholeWords(name, { hyphens: true })),
     );
   } else {
     el.classList.add(colourClass(info.colour));
@@ -86,7 +86,7 @@ export function cardElement(id, opts = {}) {
       el.append(
         h("span", { class: "corner", "data-corner": t("card.wild_corner") }),
         h("span", { class: "face" }, icon("wild", opts.small ? 26 : 38)),
-        h("span", { class: "label" }, t("card.wild_short")),
+        h("span", { class: "label" }, ...wholeWords(t("card.wild_short"), { hyphens: true })),
       );
     } else {
       el.append(

@@ -58,9 +58,35 @@ function tooWide(el) {
  * whenever the box's width changes (a turned phone, another language).
  */
 export function setWholeWords(el, text, steps = 3) {
-  const parts = String(text).split(/(\s+)/u).filter((part) => part !== "");
-  el.replaceChildren(...parts.map((part) => (/^\s+$/u.test(part) ? part : h("span", { class: "whole" }, part))));
+  el.replaceChildren(...wholeWords(text));
   fitWords(el, steps);
+}
+
+/**
+ * `text` as nodes whose words cannot break inside: each run of non-spaces is a `.whole`
+ * span, the spaces between stay text. With `hyphens`, a hyphenated word may still break
+ * after its hyphens ("Steal-" "a-" "Card" on a card's narrow label), never elsewhere.
+ */
+export function wholeWords(text, { hyphens = false } = {}) {
+  const nodes = [];
+  for (const part of String(text).split(/(\s+)/u)) {
+    if (part === "") continue;
+    if (/^\s+$/u.test(part)) nodes.push(part);
+    else for (const piece of hyphens ? part.match(/[^-]*-+|[^-]+$/gu) : [part]) nodes.push(h("span", { class: "whole" }, piece));
+  }
+  return nodes;
+}
+
+/**
+ * The words on the cards under `root` (an action's or a wild's label) made smaller a
+ * step at a time (`data-shrink` 1..3, app.css) where a word is wider than its card: a
+ * long word ("ՀԱԿԱԴԱՐՁ" on a seven-card hand of a small phone) stays whole on its card.
+ */
+export function fitCardWords(root) {
+  for (const label of root.querySelectorAll(".card .label")) {
+    delete label.dataset.shrink;
+    for (let step = 1; step <= 3 && tooWide(label); step++) label.dataset.shrink = String(step);
+  }
 }
 
 function fitWords(el, steps) {

@@ -6,7 +6,7 @@
 
 import { chipsBox, decksRow, fillDiscard, miniHand, pileFace, pileNeed, renderDecks, resultText, showDirection, standingsTable, turnText } from "./board.js";
 import { cardElement, colourClass } from "./cards.js";
-import { h, setWholeWords, svg } from "./dom.js";
+import { fitCardWords, h, setWholeWords, svg } from "./dom.js";
 import { botName, coloured, entryMessage, eventMessage, kindInfo, kindName, kindOf, line, pileName, refusalLine, seatLabel, tableName } from "./eventlog.js";
 import { loadWords, t } from "./messages.js";
 import { TableSocket } from "./net.js";
@@ -569,8 +569,11 @@ function renderHand() {
     el.addEventListener("click", () => select(source, index));
     hand.append(el);
   });
+  fitCardWords(hand);
   renderChoices();
 }
+// A turned phone changes the cards' size: their words are fitted again.
+window.addEventListener("resize", () => fitCardWords($("#hand")));
 
 /** A card's place in a sorted hand: blue 1-5, blue wild, red 1-5, red wild, actions. */
 function handOrder(card) {

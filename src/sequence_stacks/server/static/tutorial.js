@@ -8,7 +8,7 @@
 import { chipsBox, decksRow, fillDiscard, miniHand, pileFace, pileNeed, renderDecks, showDirection, turnText } from "./board.js";
 import { cardElement, colourClass } from "./cards.js";
 import { choiceLabel, pileColour } from "./choices.js";
-import { h } from "./dom.js";
+import { fitCardWords, h } from "./dom.js";
 import { eventLine, kindInfo, kindOf, pileName, refusalLine } from "./eventlog.js";
 import { loadWords, t } from "./messages.js";
 import { setUpPage } from "./pagewords.js";
@@ -241,8 +241,12 @@ function renderHand() {
     return el;
   });
   $("#hand").replaceChildren(...cards);
+  fitCardWords($("#hand"));
   renderChoices();
 }
+
+// A turned phone changes the cards' size: their words are fitted again.
+window.addEventListener("resize", () => fitCardWords($("#hand")));
 
 function renderChoices() {
   const bar = $("#choices");
