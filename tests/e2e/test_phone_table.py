@@ -35,7 +35,7 @@ from playwright.sync_api import Browser, Page, ViewportSize
 
 from .conftest import ARTIFACTS, FAST_BOTS, NO_LIMITS, ServerProcess, running_server
 from .play import wait_until
-from .test_languages import _BROKEN_WORDS, _OVERFLOWS
+from .test_languages import _BROKEN_WORDS, _OVERFLOWS, _SETTLED
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
 
@@ -134,6 +134,14 @@ def phone_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPro
         yield process
 
 
+def _settle(page: Page) -> None:
+    """Wait for what moves on the page to stop (card flights, the log sheet's slide):
+    a frame for a transition to begin, then until no finite animation runs. A loaded
+    machine's clock may run animations late; a fixed pause would guess."""
+    page.wait_for_timeout(50)
+    wait_until(page, _SETTLED, 10)
+
+
 def _until_my_turn(page: Page, timeout: float = 30) -> None:
     """Wait for the player's turn, answering Pass to any Block prompt on the way; the
     page never scrolls meanwhile (the others' turns, Block windows). Returns at once if
@@ -159,7 +167,7 @@ def _until_my_turn(page: Page, timeout: float = 30) -> None:
             with contextlib.suppress(AssertionError):
                 wait_until(page, f"() => window.sequenceStacks.socket.version > {version}", 5)
         page.wait_for_timeout(50)
-    page.wait_for_timeout(300)  # a card's flight, if one is still in the air
+    _settle(page)  # a card's flight, if one is still in the air
 
 
 def _catalog(server: ServerProcess) -> dict[str, Any]:
@@ -330,7 +338,7 @@ def _check_log(page: Page, view: ViewportSize, name: str) -> None:
     assert page.evaluate("document.querySelector('#log').getAttribute('aria-live')") == "polite"
     toggle.click()
     wait_until(page, "() => document.querySelector('#log-box').classList.contains('open')")
-    page.wait_for_timeout(300)  # the sheet rises
+    _settle(page)  # the sheet rises
     assert toggle.get_attribute("aria-expanded") == "true"
     sheet = page.evaluate(
         """() => { const r = document.querySelector('#log-box').getBoundingClientRect();
@@ -351,7 +359,7 @@ def _check_log(page: Page, view: ViewportSize, name: str) -> None:
     wait_until(page, "() => !document.querySelector('#log-box').classList.contains('open')")
     assert toggle.get_attribute("aria-expanded") == "false"
     assert page.evaluate("document.activeElement.id") == "log-toggle"
-    page.wait_for_timeout(300)
+    _settle(page)  # the sheet goes down
     top = page.evaluate("document.querySelector('#log-box').getBoundingClientRect().top")
     assert top >= view["height"], "the shut log sheet is still on the screen"
 
@@ -423,7 +431,7 @@ def test_the_table_fits_a_phone(
         _check_card_words(page, "your turn")
         _shot(page, f"{name}-turn")
         _select_a_card(page)
-        page.wait_for_timeout(150)
+        _settle(page)
         _check_targets(page, view, "a card selected")
         _shot(page, f"{name}-selected")
         page.keyboard.press("Escape")
