@@ -5,6 +5,7 @@ shows them."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,15 +18,30 @@ from sequence_stacks.server.audit import card_ids, hidden_history
 from .harness import SHORT_GAME, Player, connect, create_table, play_until_over, sit
 
 
-@pytest.fixture
-def started(client: TestClient) -> Iterator[tuple[str, str, Player]]:
+@contextlib.contextmanager
+def _game(client: TestClient, options: dict[str, Any]) -> Iterator[tuple[str, str, Player]]:
     """A two-seat game Ann has started against a bot: the table, her token, her socket."""
-    table_id = create_table(client, {**SHORT_GAME, "player_count": 2})
+    table_id = create_table(client, {**options, "player_count": 2})
     _, token = sit(client, table_id, "Ann")
     with connect(client, table_id, "ann") as ann:
         ann.hello(token)
         ann.reply(ann.command("start"))
         yield table_id, token, ann
+
+
+@pytest.fixture
+def started(client: TestClient) -> Iterator[tuple[str, str, Player]]:
+    """A short game (two chips), to be played to its end."""
+    with _game(client, SHORT_GAME) as game:
+        yield game
+
+
+@pytest.fixture
+def running(client: TestClient) -> Iterator[tuple[str, str, Player]]:
+    """A game of the default length (five chips, two of each colour): a few moves in,
+    it is still running whatever the deal (two chips could be won in six moves)."""
+    with _game(client, {}) as game:
+        yield game
 
 
 def _step(client: TestClient, url: str, step: int, token: str | None) -> dict[str, Any]:
@@ -65,9 +81,9 @@ def test_a_finished_game_s_last_step_has_every_move_and_the_standings(
 
 
 def test_a_running_game_s_moves_show_a_seat_and_a_spectator_only_what_they_may_see(
-    client: TestClient, storage: Storage, started: tuple[str, str, Player]
+    client: TestClient, storage: Storage, running: tuple[str, str, Player]
 ) -> None:
-    table_id, token, ann = started
+    table_id, token, ann = running
     url = f"/api/tables/{table_id}/games/1"
     ann.wait_for(lambda f: f["type"] == "update" and f["op"] == "start")
     for _ in range(6):
