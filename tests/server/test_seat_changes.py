@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import time
 
 import pytest
 from starlette.testclient import TestClient
@@ -88,7 +87,7 @@ def test_no_frame_shows_more_than_the_seat_its_token_holds_then(seed: int) -> No
                 bob1.reply(bob1.command("start"))
                 _turns([ann, bob1], rng.randrange(0, 6))
             # Bob is away past the grace period: a bot holds seat 1 for him (replace).
-            time.sleep(GRACE + 0.3)
+            eve.wait_for(lambda f: f["type"] == "update" and f["op"] == "replace")
             _turns([ann], rng.randrange(0, 4))
             with connect(client, table_id, "bob2") as bob2:
                 bob2.hello(bob_token)  # back: he reclaims seat 1
