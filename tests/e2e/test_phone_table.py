@@ -155,6 +155,7 @@ def _until_my_turn(page: Page, timeout: float = 30) -> None:
         look = page.evaluate(f"""() => ({{
           over: document.body.dataset.status === "over", fit: ({FIT})(),
           turn: document.querySelector("#turn .text")?.textContent,
+          version: window.sequenceStacks.socket.version,
           asked: (() => {{ const ui = window.sequenceStacks.ui;
             return Boolean(ui.view && ui.view.window_pending?.includes(ui.you)); }})() }})""")
         if look["over"]:
@@ -162,10 +163,10 @@ def _until_my_turn(page: Page, timeout: float = 30) -> None:
         fit = look["fit"]
         assert fit["height"] <= fit["innerHeight"], f"the page scrolls at {look['turn']!r}: {fit}"
         if look["asked"]:
-            version = page.evaluate("window.sequenceStacks.socket.version")
             page.keyboard.press("p")  # Pass; a key does nothing if the prompt just went
             with contextlib.suppress(AssertionError):
-                wait_until(page, f"() => window.sequenceStacks.socket.version > {version}", 5)
+                newer = f"() => window.sequenceStacks.socket.version > {look['version']}"
+                wait_until(page, newer, 5)
         page.wait_for_timeout(50)
     _settle(page)  # a card's flight, if one is still in the air
 

@@ -83,15 +83,17 @@ export function wholeWords(text, { hyphens = false } = {}) {
  * long word ("ՀԱԿԱԴԱՐՁ" on a seven-card hand of a small phone) stays whole on its card.
  */
 export function fitCardWords(root) {
-  for (const label of root.querySelectorAll(".card .label")) {
-    delete label.dataset.shrink;
-    for (let step = 1; step <= 3 && tooWide(label); step++) label.dataset.shrink = String(step);
-  }
+  for (const label of root.querySelectorAll(".card .label")) shrinkToFit(label, 3);
+}
+
+/** `el`'s `data-shrink`: the first step (0..steps) at which no whole word is too wide. */
+function shrinkToFit(el, steps) {
+  delete el.dataset.shrink;
+  for (let step = 1; step <= steps && tooWide(el); step++) el.dataset.shrink = String(step);
 }
 
 function fitWords(el, steps) {
-  delete el.dataset.shrink;
-  for (let step = 1; step <= steps && tooWide(el); step++) el.dataset.shrink = String(step);
+  shrinkToFit(el, steps);
   if (!el.fitWatch && typeof ResizeObserver === "function") {
     let width = el.clientWidth;
     el.fitWatch = new ResizeObserver(() => {
