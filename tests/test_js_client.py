@@ -44,7 +44,7 @@ from sequence_stacks.i18n import (
     words,
 )
 from sequence_stacks.server.app import STATIC_DIR
-from sequence_stacks.server.entries import Op
+from sequence_stacks.server.play.entries import Op
 
 ROOT: Final = Path(__file__).resolve().parents[1]
 JS_TESTS: Final = ROOT / "tests" / "js"

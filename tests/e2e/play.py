@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from sequence_stacks.server import Storage
-from sequence_stacks.server.audit import card_ids, frame_leaks, hidden_history
+from sequence_stacks.server.play.audit import card_ids, frame_leaks, hidden_history
 
 from .conftest import ARTIFACTS
 

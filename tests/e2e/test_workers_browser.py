@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import Browser
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from sequence_stacks.server.postgres import PostgresStorage
+from sequence_stacks.server.store.postgres import PostgresStorage
 from support.cluster import Cluster, Worker, running_cluster
 from support.postgres import table_log
 

@@ -12,9 +12,9 @@ import anyio
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from sequence_stacks.server import ServerSettings
-from sequence_stacks.server.audit import connection_leaks
-from sequence_stacks.server.service import hash_token
-from sequence_stacks.server.storage import Storage
+from sequence_stacks.server.play import hash_token
+from sequence_stacks.server.play.audit import connection_leaks
+from sequence_stacks.server.store import Storage
 
 Frame = dict[str, Any]
 

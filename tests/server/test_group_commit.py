@@ -18,19 +18,20 @@ import psycopg
 import pytest
 
 from sequence_stacks.engine import Settings, State, apply, legal_actions, new_game, observe
-from sequence_stacks.server import MemoryStorage, SqliteStorage, TableService
-from sequence_stacks.server.postgres import PostgresStorage
-from sequence_stacks.server.protocol import dumps, view_dict
-from sequence_stacks.server.storage import (
+from sequence_stacks.server import MemoryStorage, SqliteStorage, TableService, open_storage
+from sequence_stacks.server.play import commands
+from sequence_stacks.server.play.codec import dumps
+from sequence_stacks.server.play.protocol import view_dict
+from sequence_stacks.server.play.table import Table
+from sequence_stacks.server.store import (
     ListingCursor,
     LogEntry,
     Storage,
     StorageConflictError,
     StorageUnavailableError,
     TableRow,
-    open_storage,
 )
-from sequence_stacks.server.table import Table
+from sequence_stacks.server.store.postgres import PostgresStorage
 
 from .harness import FAST
 from .postgres import fresh_schema
@@ -224,6 +225,9 @@ class _Subscriber:
     def send_text(self, text: str) -> None:
         self.frames.append(json.loads(text))
 
+    def kick(self, code: int, reason: str) -> None:
+        self.frames.append({"type": "kicked", "code": code, "reason": reason})
+
     def types(self) -> list[str]:
         return [frame["type"] for frame in self.frames]
 
@@ -251,7 +255,7 @@ def test_no_ack_or_broadcast_before_the_commit_completes() -> None:
         ann.frames.clear()
         bob.frames.clear()
         task = asyncio.create_task(
-            service.command(table_id, ann, {"type": "start", "id": "go", "version": version})
+            service.command(table_id, ann, commands.Start(id="go", version=version))
         )
         for _ in range(20):
             await asyncio.sleep(0)
@@ -277,7 +281,7 @@ def test_a_cancelled_command_still_acks_and_broadcasts_after_its_commit() -> Non
         bob.frames.clear()
         ann.frames.clear()
         task = asyncio.create_task(
-            service.command(table_id, ann, {"type": "start", "id": "go", "version": 2})
+            service.command(table_id, ann, commands.Start(id="go", version=2))
         )
         for _ in range(20):
             await asyncio.sleep(0)
@@ -308,7 +312,7 @@ def test_a_crash_between_commit_and_broadcast_loses_nothing(tmp_path: Path) -> N
         table_id, ann, _ = await _seated_table(service, storage)
         storage.gated = True
         task = asyncio.create_task(
-            service.command(table_id, ann, {"type": "start", "id": "go", "version": 2})
+            service.command(table_id, ann, commands.Start(id="go", version=2))
         )
         for _ in range(20):
             await asyncio.sleep(0)
@@ -339,9 +343,7 @@ def test_a_crash_between_commit_and_broadcast_loses_nothing(tmp_path: Path) -> N
         # answered as a duplicate (ids are per token: docs/protocol.md).
         seated = _Subscriber()
         seated.token_hash = ann_hash
-        await service.command(
-            table_id, seated, {"type": "start", "id": client_id, "version": version - 1}
-        )
+        await service.command(table_id, seated, commands.Start(id=client_id, version=version - 1))
         assert seated.frames[-1] == {
             "type": "ack",
             "id": client_id,

@@ -11,7 +11,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from sequence_stacks.server import Storage, create_app
-from sequence_stacks.server.audit import card_ids
+from sequence_stacks.server.play.audit import card_ids
 
 from .harness import (
     FAST,

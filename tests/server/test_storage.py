@@ -12,8 +12,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from sequence_stacks.server import SqliteStorage, create_app
-from sequence_stacks.server.storage import (
-    _LISTED,
+from sequence_stacks.server.store import (
     ListingCursor,
     LogEntry,
     Storage,
@@ -21,6 +20,7 @@ from sequence_stacks.server.storage import (
     StorageVersionError,
     TableRow,
 )
+from sequence_stacks.server.store.sqlite import _LISTED
 
 from .harness import FAST, SHORT_GAME, assert_no_leaks, connect, create_table, play_until_over, sit
 from .postgres import storage_of

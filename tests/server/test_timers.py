@@ -22,10 +22,10 @@ from sequence_stacks.engine import (
     new_game,
 )
 from sequence_stacks.server import MemoryStorage, ServerSettings, create_app
-from sequence_stacks.server.entries import SeatKind
-from sequence_stacks.server.scheduler import BotMove, Schedule, Thinker, TimedOut
-from sequence_stacks.server.storage import TableRow
-from sequence_stacks.server.table import Table
+from sequence_stacks.server.play.entries import SeatKind
+from sequence_stacks.server.play.schedule import BotMove, Schedule, Thinker, TimedOut
+from sequence_stacks.server.play.table import Table
+from sequence_stacks.server.store import TableRow
 
 from .harness import FAST, SHORT_GAME, connect, create_table, sit
 

@@ -22,7 +22,7 @@ from sequence_stacks.engine import (
 )
 from sequence_stacks.i18n import LANGUAGES, MESSAGES, translation
 from sequence_stacks.server import create_app
-from sequence_stacks.server.tutorial import (
+from sequence_stacks.server.play.tutorial import (
     LEARNER,
     LESSONS,
     awaited_ids,

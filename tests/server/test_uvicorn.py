@@ -1,7 +1,7 @@
 """The app on a real uvicorn server (in this process), as ``serve`` runs it.
 
 ``app.py`` writes frames through uvicorn's ``websockets-sansio`` protocol object when it
-can (``_DirectWriter``) and falls back to plain ASGI sends otherwise. The fallback is
+can (``DirectWriter``) and falls back to plain ASGI sends otherwise. The fallback is
 silent by design, so this test pins that the direct path really is taken on the server
 ``serve`` starts (a uvicorn upgrade that renamed what it relies on would fail here, not
 just get slower) and that a client reads the same frames either way.
@@ -22,7 +22,7 @@ import uvicorn
 from websockets.sync.client import connect
 
 from sequence_stacks.server import MemoryStorage, create_app
-from sequence_stacks.server.app import _DirectWriter
+from sequence_stacks.server.web.transport import DirectWriter
 
 from .harness import FAST, SHORT_GAME
 
@@ -72,14 +72,14 @@ def test_frames_go_out_in_one_direct_write_per_batch_on_uvicorn(
     base_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     batches: list[tuple[int, bool]] = []
-    original = _DirectWriter.write
+    original = DirectWriter.write
 
-    def spy(self: _DirectWriter, texts: list[str]) -> bool:
+    def spy(self: DirectWriter, texts: list[str]) -> bool:
         sent = original(self, texts)
         batches.append((len(texts), sent))
         return sent
 
-    monkeypatch.setattr(_DirectWriter, "write", spy)
+    monkeypatch.setattr(DirectWriter, "write", spy)
     table = _post(f"http://{base_url}/api/tables", {"options": SHORT_GAME})["id"]
     seat = _post(f"http://{base_url}/api/tables/{table}/seats", {"name": "Ann"})
     with connect(f"ws://{base_url}/ws/{table}") as socket_:

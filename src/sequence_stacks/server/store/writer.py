@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final, Generic, Protocol, TypeVar
 
 if TYPE_CHECKING:
-    from .storage import LogEntry
+    from .records import LogEntry
 
 __all__ = ["GROUP_LIMIT", "Connection", "GroupCommitted", "GroupWriter", "Job"]
 

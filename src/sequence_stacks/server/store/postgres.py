@@ -1,4 +1,4 @@
-"""PostgreSQL storage: the same contract as :class:`~.storage.SqliteStorage`, for
+"""PostgreSQL storage: the same contract as :class:`~.sqlite.SqliteStorage`, for
 several server processes (or machines) sharing one database.
 
 Chosen by a URL database setting (``--db postgresql://user@host/db``). Writes go to one
@@ -21,7 +21,7 @@ import psycopg
 from psycopg import errors as pg_errors
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from .storage import (
+from .records import (
     ListingCursor,
     LogEntry,
     StorageConflictError,
@@ -32,7 +32,7 @@ from .storage import (
 )
 from .writer import GroupCommitted, GroupWriter, Job
 
-__all__ = ["POSTGRES_SCHEMA_VERSION", "PostgresStorage", "is_postgres_url", "migrate_postgres"]
+__all__ = ["POSTGRES_SCHEMA_VERSION", "PostgresStorage", "describe", "migrate_postgres"]
 
 POSTGRES_SCHEMA_VERSION: Final = 1
 CONNECT_TIMEOUT: Final = 5  # seconds to reach the server before giving up
@@ -82,11 +82,6 @@ _LISTED_AFTER: Final = (
 )
 
 _T = TypeVar("_T")
-
-
-def is_postgres_url(database: str) -> bool:
-    """True when a database setting names PostgreSQL (a ``postgresql://`` URL)."""
-    return database.startswith(("postgresql://", "postgres://"))
 
 
 def describe(url: str) -> str:

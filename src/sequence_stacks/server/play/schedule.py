@@ -16,7 +16,7 @@ import enum
 import logging
 import math
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Final
 
 from sequence_stacks.bots import Bot, make_bot
@@ -29,10 +29,10 @@ from sequence_stacks.engine import (
     legal_actions,
     observe,
 )
+from sequence_stacks.server.config import ServerSettings
 
-from .config import ServerSettings
 from .entries import SeatKind
-from .table import Table
+from .table import Effects, Table
 
 __all__ = [
     "BotMove",
@@ -292,6 +292,44 @@ class Schedule:
         """A seat's bot stopped (its player came back): its pending plans go with it."""
         self.bots.pop(seat, None)
         self.plans = {key: plan for key, plan in self.plans.items() if plan.seat != seat}
+
+    # --- what the table and its connections tell the schedule -------------------------
+
+    def seat_left(self, seat: int) -> None:
+        """The last connection holding ``seat`` went: its grace period starts now."""
+        self.absent_since[seat] = self.clock()
+
+    def seat_back(self, seat: int) -> None:
+        """A connection holds ``seat`` again: no grace period runs for it."""
+        self.absent_since.pop(seat, None)
+
+    def grace_over(self, seat: int) -> None:
+        """``seat`` goes to a bot: it is no longer waited for, and a new bot plays it."""
+        self.absent_since.pop(seat, None)
+        self.bots.pop(seat, None)
+
+    def restarted(self, human_seats: Iterable[int]) -> None:
+        """A table loaded from storage: every person away since now, and a Block window
+        still open given a fresh full time (its players must reconnect first)."""
+        now = self.clock()
+        for seat in human_seats:
+            self.absent_since[seat] = now
+        self.window_opened_at = now
+
+    def absorb(self, effects: Effects, *, connected: Sequence[bool]) -> None:
+        """What an applied entry changes here: a new game's bots are made afresh, a
+        player back from a bot stops it, a person seated with no connection is away,
+        and a Block window that opened starts its deadline."""
+        if effects.new_game:
+            self.bots.clear()
+        if effects.back is not None:
+            # The stand-in bot stops: its pending Block answer goes, and the plans are
+            # made again for a human seat (the window's deadline, the turn's time-out).
+            self.seat_changed_hands(effects.back)
+        if effects.seated is not None and not connected[effects.seated]:
+            self.seat_left(effects.seated)
+        if effects.window_opened:
+            self.window_opened_at = self.clock()
 
     # --- running ----------------------------------------------------------------------
 

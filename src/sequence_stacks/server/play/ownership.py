@@ -27,7 +27,7 @@ from typing import Any, Final
 import psycopg
 from psycopg.conninfo import make_conninfo
 
-from .storage import StorageUnavailableError
+from sequence_stacks.server.store import StorageUnavailableError
 
 __all__ = ["CHECK_INTERVAL", "RELEASE_CHANNEL", "Ownership", "table_key"]
 

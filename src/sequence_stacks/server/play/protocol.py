@@ -1,4 +1,4 @@
-"""The wire format: decoding client messages and rendering per-viewer frames.
+"""The wire format: the frames a client receives, each rendered for one viewer.
 
 Every frame a client receives is rendered here for one viewer (a seat, or None for a
 spectator) from engine views and redacted events, so nothing a viewer may not see can
@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import json
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -27,20 +25,16 @@ from sequence_stacks.engine import (
 from sequence_stacks.engine.catalog import action_fields, seat_action_fields
 
 from .entries import Op
-from .scheduler import Timer
-from .table import ANSWERS, CATCH_UP_LIMIT, LOG_LIMIT, Entry, Refusal, Table, Tally, standings
+from .refusals import Refusal
+from .schedule import Timer
+from .seats import Tally, standings
+from .table import ANSWERS, CATCH_UP_LIMIT, LOG_LIMIT, Entry, Table
 
 __all__ = [
-    "CHAT_PHRASES",
-    "CLIENT_TYPES",
-    "COMMAND_TYPES",
     "ack_frame",
     "chat_frame",
-    "decode",
-    "dumps",
     "entry_dict",
     "hint_frame",
-    "loads",
     "lobby_dict",
     "presence_frame",
     "refused_frame",
@@ -51,90 +45,11 @@ __all__ = [
     "view_dict",
 ]
 
-# Messages that change a table: they carry a client id and the version the client saw.
-COMMAND_TYPES: Final = frozenset({"act", "add_bot", "remove_bot", "start", "leave"})
-CLIENT_TYPES: Final = COMMAND_TYPES | {"hello", "ping", "sync", "chat", "hint"}
-# Quick chat (#15): a fixed set of phrases and emotes, each worded by every reader's
-# client in their own language (messages chat.<phrase>); no free text, so nothing to
-# moderate at a game for ages 7 and up.
-CHAT_PHRASES: Final = (
-    "hello",
-    "good_luck",
-    "nice",
-    "well_played",
-    "oops",
-    "thinking",
-    "thanks",
-    "good_game",
-    "happy",
-    "surprised",
-    "sad",
-)
-CLIENT_ID_LIMIT: Final = 64
-
-
-def loads(text: str | bytes) -> Any:
-    """Parse client JSON strictly: no NaN or Infinity (not JSON), no number that
-    overflows a float, no integer too long to read; raise Refusal ("bad_json")."""
-    try:
-        return json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
-    except (ValueError, RecursionError):  # JSONDecodeError, bad UTF-8, 4,300+ digits
-        raise Refusal("bad_json", "the message is not valid JSON") from None
-
-
-def _no_constant(name: str) -> float:
-    raise ValueError(f"{name} is not JSON")
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError(f"{text} is out of range")
-    return value
-
-
-def decode(text: str) -> dict[str, Any]:
-    """Parse one client message; raise Refusal ("bad_json", "unknown_type", "bad_request")."""
-    message = loads(text)
-    if not isinstance(message, dict):
-        raise Refusal("bad_request", "a message is a JSON object with a 'type'")
-    kind = message.get("type")
-    if not isinstance(kind, str) or kind not in CLIENT_TYPES:
-        shown = kind if isinstance(kind, str | None) else type(kind).__name__
-        raise Refusal("unknown_type", f"unknown message type {shown!r}"[:120])
-    if kind in COMMAND_TYPES:
-        client_id = message.get("id")
-        if not isinstance(client_id, str) or not 0 < len(client_id) <= CLIENT_ID_LIMIT:
-            raise Refusal("bad_request", f"a {kind} message needs an 'id' string (1-64 chars)")
-        if not _is_int(message.get("version")):
-            raise Refusal("bad_request", f"a {kind} message needs the 'version' it expects")
-    for key in ("seat", "last_version"):
-        if message.get(key) is not None and not _is_int(message[key]):
-            raise Refusal("bad_request", f"'{key}' must be a whole number")
-    if kind == "chat" and message.get("phrase") not in CHAT_PHRASES:
-        raise Refusal("bad_request", "a chat message's 'phrase' is one of the quick-chat phrases")
-    stamp = message.get("t")
-    if kind == "ping" and not (stamp is None or _is_number(stamp) or _is_short_text(stamp)):
-        raise Refusal("bad_request", "a ping's 't' is a number or a short text, echoed back")
-    return message
-
-
-def _is_number(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def _is_short_text(value: object) -> bool:
-    return isinstance(value, str) and len(value) <= CLIENT_ID_LIMIT
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
 
 def refused_frame(refusal: Refusal, client_id: object, version: int) -> dict[str, Any]:
     """The frame telling the acting client why its request changed nothing (R37)."""
     return {
-        "type": "refused" if refusal.code not in _ERROR_CODES else "error",
+        "type": "error" if refusal.code.is_error else "refused",
         "id": client_id if isinstance(client_id, str) else None,
         "code": refusal.code,
         "rule": refusal.rule_id,
@@ -142,11 +57,6 @@ def refused_frame(refusal: Refusal, client_id: object, version: int) -> dict[str
         "detail": None if refusal.detail is None else dict(refusal.detail),
         "version": version,
     }
-
-
-_ERROR_CODES: Final = frozenset(
-    {"bad_json", "unknown_type", "too_large", "rate_limited", "hello_first", "not_found"}
-)
 
 
 def lobby_dict(table: Table, connected: Sequence[bool]) -> dict[str, Any]:
@@ -234,18 +144,6 @@ def entry_dict(entry: Entry, viewer: int | None, *, full: bool = False) -> dict[
         "auto": entry.auto,
         "events": events,
     }
-
-
-_ENCODER: Final = json.JSONEncoder(separators=(",", ":"), check_circular=False, allow_nan=False)
-
-
-def dumps(frame: Mapping[str, Any]) -> str:
-    """Encode a frame compactly (frames are trees of plain data: no cycle check).
-
-    NaN and Infinity are not JSON: a frame holding one raises ValueError rather than
-    reaching a client.
-    """
-    return _ENCODER.encode(frame)
 
 
 def ack_frame(client_id: str, version: int, *, duplicate: bool = False) -> dict[str, Any]:

@@ -1,245 +1,33 @@
-"""Storage: every table is a row plus an append-only log of versioned entries.
+"""SQLite storage: the embedded database (WAL; a writer thread commits entries in
+groups, a checkpointer thread keeps the WAL short).
 
-A table's whole life (seats taken, bots added, games started with their secret seeds,
-every accepted action) is its log; replaying the log rebuilds the table exactly (R41).
-:class:`SqliteStorage` is the embedded one (WAL; a writer thread commits entries in
-groups, a checkpointer thread keeps the WAL short); :class:`~.postgres.PostgresStorage`
-(in postgres.py) the shared one for several processes; :class:`MemoryStorage` has the
-same behaviour for tests.
+Every table is a row plus an append-only log of versioned entries: a table's whole life
+(seats taken, bots added, games started with their secret seeds, every accepted action)
+is its log; replaying the log rebuilds the table exactly (R41).
 """
 
 from __future__ import annotations
 
-import concurrent.futures
-import dataclasses
 import json
-import math
 import sqlite3
 import threading
 import time
-from collections.abc import Mapping
-from typing import Any, Final, Protocol
+from typing import Any, Final
 
+from .records import (
+    ListingCursor,
+    LogEntry,
+    StorageConflictError,
+    StorageVersionError,
+    TableRow,
+    row_values,
+)
 from .writer import GroupCommitted, GroupWriter, Job
 
-__all__ = [
-    "ListingCursor",
-    "LogEntry",
-    "MemoryStorage",
-    "SqliteStorage",
-    "Storage",
-    "StorageConflictError",
-    "StorageUnavailableError",
-    "StorageVersionError",
-    "TableRow",
-    "open_storage",
-]
+__all__ = ["SCHEMA_VERSION", "SqliteStorage", "migrate"]
 
 SCHEMA_VERSION: Final = 2
 CHECKPOINT_INTERVAL: Final = 0.5  # seconds between passive WAL checkpoints
-
-
-class StorageConflictError(Exception):
-    """An entry with that version already exists (two writers raced for one table)."""
-
-
-class StorageUnavailableError(Exception):
-    """The database cannot be reached (or was lost): nothing was stored or read."""
-
-
-class StorageVersionError(Exception):
-    """The database was written by a newer release (its schema is unknown here)."""
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class TableRow:
-    """A table's fixed facts and its current summary (for listing without replay).
-
-    Attributes:
-        table_id: the random id in the join link.
-        created_at: Unix time the table was created.
-        visibility: "public" (listed, anyone may watch) or "unlisted" (link only).
-        settings: the engine settings as JSON data (R40).
-        status: "lobby", "playing" or "over".
-        summary: public facts for the lobby list (seat names, game number).
-        version: the version of the last entry.
-        updated_at: Unix time of the last entry (``created_at`` before the first).
-    """
-
-    table_id: str
-    created_at: float
-    visibility: str
-    settings: Mapping[str, Any]
-    status: str = "lobby"
-    summary: Mapping[str, Any] = dataclasses.field(default_factory=dict)
-    version: int = 0
-    updated_at: float = 0.0
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class ListingCursor:
-    """Where a page of the public list ended: the last row's ``updated_at`` and id."""
-
-    updated_at: float
-    table_id: str
-
-    def text(self) -> str:
-        """The cursor as the lobby API passes it (``?before=``)."""
-        return f"{self.updated_at!r}~{self.table_id}"
-
-    @classmethod
-    def parse(cls, text: str) -> ListingCursor:
-        """Read :meth:`text` back; raise ValueError if it is not one."""
-        stamp, tilde, table_id = text.partition("~")
-        value = float(stamp)
-        if not tilde or not table_id or len(table_id) > 64 or not math.isfinite(value):
-            raise ValueError(f"not a listing cursor: {text[:80]!r}")
-        return cls(value, table_id)
-
-    def after(self, row: TableRow) -> bool:
-        """True when ``row`` comes after the cursor in the list's order."""
-        return (row.updated_at, row.table_id) < (self.updated_at, self.table_id)
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class LogEntry:
-    """One committed change of a table: ``version`` counts from 1 without gaps."""
-
-    version: int
-    payload: Mapping[str, Any]
-
-
-class Storage(Protocol):
-    """What the table service needs from a database."""
-
-    def create_table(self, row: TableRow) -> None:
-        """Store a new table (version 0, no entries)."""
-        ...
-
-    def append(
-        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any]
-    ) -> None:
-        """Commit one entry and the new summary atomically, durably, before returning.
-
-        Raises StorageConflictError if the version is not exactly one past the last.
-        """
-        ...
-
-    def submit(
-        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any]
-    ) -> concurrent.futures.Future[None]:
-        """Queue :meth:`append`; the future completes only once the entry is committed.
-
-        Entries submitted in order for one table are committed in that order. The
-        future carries StorageConflictError (or the database's error) on failure.
-        """
-        ...
-
-    def table(self, table_id: str) -> TableRow | None:
-        """Return a table's row, or None."""
-        ...
-
-    def entries(self, table_id: str) -> list[LogEntry]:
-        """Return every entry of a table in version order."""
-        ...
-
-    def tables(self, *, status: str | None = None, visibility: str | None = None) -> list[TableRow]:
-        """Return table rows, newest first, optionally filtered."""
-        ...
-
-    def listed_tables(
-        self, *, since: float, limit: int, before: ListingCursor | None = None
-    ) -> list[TableRow]:
-        """The public list, one page: public tables not over, changed at or after
-        ``since``, most recently changed first, at most ``limit``, after ``before``."""
-        ...
-
-    def close(self) -> None:
-        """Release the database."""
-        ...
-
-
-class MemoryStorage:
-    """Storage in dictionaries: same contract as SQLite, gone with the process."""
-
-    def __init__(self) -> None:
-        self._rows: dict[str, TableRow] = {}
-        self._entries: dict[str, list[LogEntry]] = {}
-
-    def create_table(self, row: TableRow) -> None:
-        """Store a new table."""
-        if row.table_id in self._rows:
-            raise StorageConflictError(f"table {row.table_id} exists")
-        self._rows[row.table_id] = dataclasses.replace(row, updated_at=row.created_at)
-        self._entries[row.table_id] = []
-
-    def append(
-        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any]
-    ) -> None:
-        """Append one entry (a JSON round trip, as SQLite would store it)."""
-        row = self._rows[table_id]
-        if entry.version != row.version + 1:
-            raise StorageConflictError(
-                f"table {table_id}: version {entry.version} after {row.version}"
-            )
-        payload = json.loads(json.dumps(entry.payload))
-        self._entries[table_id].append(LogEntry(entry.version, payload))
-        self._rows[table_id] = dataclasses.replace(
-            row,
-            status=status,
-            summary=dict(summary),
-            version=entry.version,
-            updated_at=max(row.updated_at, time.time()),
-        )
-
-    def submit(
-        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any]
-    ) -> concurrent.futures.Future[None]:
-        """Append at once and return the finished future."""
-        future: concurrent.futures.Future[None] = concurrent.futures.Future()
-        try:
-            self.append(table_id, entry, status=status, summary=summary)
-        except Exception as error:  # handed to the waiter
-            future.set_exception(error)
-        else:
-            future.set_result(None)
-        return future
-
-    def table(self, table_id: str) -> TableRow | None:
-        """Return a table's row, or None."""
-        return self._rows.get(table_id)
-
-    def entries(self, table_id: str) -> list[LogEntry]:
-        """Return every entry of a table."""
-        return list(self._entries.get(table_id, []))
-
-    def tables(self, *, status: str | None = None, visibility: str | None = None) -> list[TableRow]:
-        """Return matching rows, newest first."""
-        rows = [
-            row
-            for row in self._rows.values()
-            if (status is None or row.status == status)
-            and (visibility is None or row.visibility == visibility)
-        ]
-        return sorted(rows, key=lambda row: row.created_at, reverse=True)
-
-    def listed_tables(
-        self, *, since: float, limit: int, before: ListingCursor | None = None
-    ) -> list[TableRow]:
-        """One page of the public list (see :meth:`Storage.listed_tables`)."""
-        rows = [
-            row
-            for row in self._rows.values()
-            if row.visibility == "public"
-            and row.status != "over"
-            and row.updated_at >= since
-            and (before is None or before.after(row))
-        ]
-        rows.sort(key=lambda row: (row.updated_at, row.table_id), reverse=True)
-        return rows[:limit]
-
-    def close(self) -> None:
-        """Nothing to release."""
 
 
 # Each step takes the database from the version before it to its own; a new
@@ -470,21 +258,6 @@ class SqliteStorage(GroupCommitted):
         self._writer_db.close()  # the last connection: SQLite checkpoints the WAL
 
 
-def row_values(row: TableRow) -> tuple[Any, ...]:
-    """A new table's row as the values of an ``INSERT`` in :data:`_COLUMNS` order
-    (settings and summary as JSON text; ``updated_at`` starts at ``created_at``)."""
-    return (
-        row.table_id,
-        row.created_at,
-        row.visibility,
-        json.dumps(dict(row.settings)),
-        row.status,
-        json.dumps(dict(row.summary)),
-        row.version,
-        row.created_at,
-    )
-
-
 def _roll_back(db: sqlite3.Connection) -> None:
     if db.in_transaction:
         db.execute("ROLLBACK")
@@ -502,24 +275,3 @@ def _row(found: tuple[Any, ...]) -> TableRow:
         version=version,
         updated_at=updated_at,
     )
-
-
-def open_storage(database: str) -> Storage:
-    """Open the storage a settings string names: a ``postgresql://`` URL, a SQLite
-    path, or ``memory``.
-
-    Raises StorageUnavailableError (PostgreSQL not reachable), StorageVersionError,
-    ValueError (a malformed setting) or sqlite3.Error / OSError (a bad file).
-    """
-    if database in {"memory", ":memory:"}:
-        return MemoryStorage()
-    if database.startswith(("postgresql://", "postgres://")):
-        try:
-            from .postgres import PostgresStorage  # noqa: PLC0415 - psycopg only when used
-        except ImportError:
-            raise ValueError(
-                "PostgreSQL storage needs psycopg: pip install 'sequence-stacks[postgres]'"
-            ) from None
-
-        return PostgresStorage(database)
-    return SqliteStorage(database)

@@ -13,8 +13,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
 from sequence_stacks.engine import State
+from sequence_stacks.server.store import LogEntry, TableRow
 
-from .storage import LogEntry, TableRow
 from .table import Table
 
 __all__ = [
