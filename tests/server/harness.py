@@ -23,7 +23,7 @@ FAST = ServerSettings(
     bot_delay=(0.0, 0.0),
     bot_block_delay=(0.0, 0.0),
     turn_timeout=600.0,
-    block_timeout=600.0,
+    block_timeout=0.25,  # a Block window lasts its whole time (0.4 s at the default relaxed pace)
     grace_period=600.0,
 )
 # A rate-limited command is sent again after this pause, at most this many times.

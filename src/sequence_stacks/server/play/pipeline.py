@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import dataclasses
 import logging
 from collections.abc import Callable
 from typing import Final, assert_never
@@ -28,12 +29,13 @@ from sequence_stacks.server.store import (
     StorageUnavailableError,
 )
 
-from .entries import LogPayload, encode
+from .entries import Act, LogPayload, encode
 from .frames import Frames
 from .gate import Gate
+from .protocol import refused_frame
 from .refusals import Refusal, RefusalCode
 from .runtime import Runtime, Subscriber
-from .schedule import BotMove, GraceOver, Plan, TimedOut
+from .schedule import BotMove, GraceOver, Plan, TimedOut, WindowEnds
 from .table import Entry, Table
 from .tables import Tables, unavailable
 
@@ -42,6 +44,11 @@ __all__ = ["AUTOPILOT_LIMIT", "Pipeline"]
 log = logging.getLogger("sequence_stacks.server")
 
 AUTOPILOT_LIMIT: Final = 100
+_PASS_ACTION: Final = Action(ActionType.PASS)
+_ANSWERS: Final = {
+    _PASS_ACTION.notation(): _PASS_ACTION,
+    Action(ActionType.BLOCK).notation(): Action(ActionType.BLOCK),
+}
 UNAVAILABLE_RETRY: Final = 1.0  # seconds between a cut-off table's attempts to reload
 
 
@@ -100,6 +107,8 @@ class Pipeline:
             ack[0].send(self.frames.ack(ack[1], version))
         runtime.schedule.replan(table)
         self.frames.broadcast(runtime, entry)
+        if runtime.waiting and (table.state is None or table.state.phase != Phase.BLOCK_WINDOW):
+            self._answer_waiting(runtime)
         if interrupted:
             raise asyncio.CancelledError
         return entry
@@ -181,13 +190,88 @@ class Pipeline:
             case BotMove(seat=seat, answer=answer):
                 future = answer if answer is not None else schedule.think(table, seat)
                 action = await asyncio.wrap_future(future)
-                await self.commit(runtime, table.prepare_act(seat, action))
-            case TimedOut(seat=seat) if state.phase == Phase.BLOCK_WINDOW:
-                await self.commit(runtime, table.prepare_act(seat, Action(ActionType.PASS)))
+                await self.submit(runtime, table.prepare_act(seat, action))
+            case WindowEnds():
+                await self.close_window(runtime)
             case TimedOut(seat=seat):
                 await self._autopilot(runtime, seat)
             case _:
                 assert_never(plan)
+
+    # --- Block windows ----------------------------------------------------------------
+
+    async def submit(
+        self,
+        runtime: Runtime,
+        payload: LogPayload,
+        *,
+        ack: tuple[Subscriber, str] | None = None,
+    ) -> None:
+        """Commit a prepared entry, except an answer to a Block window: that is held
+        for the window's end, so nobody learns who answered what, or when (R29: the
+        answers are secret until the window closes), and acknowledged once stored then,
+        like any command. A practice game's window ends as soon as every asked seat
+        has answered: nobody else is there to learn anything from its timing."""
+        table = runtime.table
+        state = table.state
+        answer = _answer_of(payload) if state is not None else None
+        if answer is None or state is None or state.phase != Phase.BLOCK_WINDOW:
+            await self.commit(runtime, payload, ack=ack)
+            return
+        assert isinstance(payload, Act)
+        held = runtime.schedule.held.get(payload.seat)
+        if held is not None and held[1] != payload.client:
+            detail = {"key": "illegal.already_answered", "args": {"player": payload.seat}}
+            raise Refusal(
+                RefusalCode.ILLEGAL,
+                "you have already answered this Block window",
+                "R29",
+                detail=detail,
+            )
+        if held is None:
+            runtime.schedule.hold(payload.seat, answer, payload.client)
+        if ack is not None:
+            runtime.waiting.setdefault(payload.seat, []).append(ack)
+        if runtime.schedule.all_held(state.window_pending) and runtime.alone():
+            await self.close_window(runtime)
+        else:
+            runtime.schedule.replan(table)
+
+    def _answer_waiting(self, runtime: Runtime) -> None:
+        """A window that closed with answers still waiting (the table reloaded, a seat
+        changed hands): their senders hear that it is over (nothing was stored)."""
+        version = runtime.table.version
+        refusal = Refusal(
+            RefusalCode.STALE,
+            "the Block window was over before your pass was needed",
+            detail={"key": "refused.stale.window_closed", "args": {}},
+        )
+        for waiting in runtime.waiting.values():
+            for subscriber, client_id in waiting:
+                subscriber.send(refused_frame(refusal, client_id, version))
+        runtime.waiting.clear()
+
+    async def close_window(self, runtime: Runtime) -> None:
+        """The window's time is up: every asked seat's answer is stored, in turn order,
+        each as its own entry (no answer is a pass, R29); a held answer goes with the
+        command that gave it and is acknowledged to whoever sent it. The engine then
+        spends the first blocker's Block, or gives the completer the chip."""
+        table, schedule = runtime.table, runtime.schedule
+        version = table.window_version
+        while True:
+            state = table.state
+            closed = state is None or state.phase != Phase.BLOCK_WINDOW
+            if closed or version != table.window_version:
+                return
+            assert state is not None
+            seat = state.window_pending[0]
+            answer, client = schedule.held.get(seat, (_PASS_ACTION, None))
+            given = dataclasses.replace(table.prepare_act(seat, answer), client=client)
+            waiting = runtime.waiting.pop(seat, [])
+            entry = await self.commit(runtime, given)
+            for index, (subscriber, client_id) in enumerate(waiting):
+                frame = self.frames.ack(client_id, entry.version, duplicate=index > 0)
+                subscriber.send(frame)
 
     async def _autopilot(self, runtime: Runtime, seat: int) -> None:
         """A person ran out of time: a bot finishes this turn for them."""
@@ -217,3 +301,8 @@ async def _committed(stored: concurrent.futures.Future[None]) -> bool:
             interrupted = True
     waiter.result()
     return interrupted
+
+
+def _answer_of(payload: LogPayload) -> Action | None:
+    """The Block-window answer (pass or block) an entry gives, or None."""
+    return _ANSWERS.get(payload.action) if isinstance(payload, Act) else None

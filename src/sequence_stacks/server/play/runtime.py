@@ -9,6 +9,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any, Protocol
 
+from .entries import SeatKind
 from .schedule import Schedule
 from .table import Table
 
@@ -57,6 +58,8 @@ class Runtime:
         chatted, hinted: when each seat last said a quick-chat phrase / asked for a
             hint (clock seconds), for their rate limits.
         retired: set when the table was dropped from this process (another took it).
+        waiting: per seat, the connections (and their command ids) whose Block-window
+            pass is held for the window's end: they are acknowledged when it is stored.
     """
 
     table: Table
@@ -68,6 +71,7 @@ class Runtime:
     retired: bool = False  # dropped from this process: never to be changed here again
     chatted: dict[int, float] = dataclasses.field(default_factory=dict)
     hinted: dict[int, float] = dataclasses.field(default_factory=dict)
+    waiting: dict[int, list[tuple[Subscriber, str]]] = dataclasses.field(default_factory=dict)
 
     def connected(self) -> list[bool]:
         """Per seat, whether a connection holds it now."""
@@ -101,6 +105,12 @@ class Runtime:
                 subscriber.seat = seat
                 if seat is None:
                     log.info("table %s: a connection lost its seat", table.table_id)
+
+    def alone(self) -> bool:
+        """True when one person plays against bots only and nobody else watches:
+        every connection holds that one person's seat (a practice game)."""
+        humans = [i for i, seat in enumerate(self.table.seats) if seat.kind == SeatKind.HUMAN]
+        return len(humans) == 1 and all(sub.seat == humans[0] for sub in self.subscribers)
 
     def send_all(self, text: str) -> None:
         """Queue one encoded frame for every connection."""

@@ -46,6 +46,8 @@ __all__ = [
     "Timer",
     "TimerKind",
     "TurnKey",
+    "WindowEndKey",
+    "WindowEnds",
     "WindowKey",
 ]
 
@@ -74,13 +76,20 @@ class WindowKey:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class WindowEndKey:
+    """The end of the Block window opened at ``window_version``."""
+
+    window_version: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class ReplaceKey:
     """The grace-period deadline of an absent player's seat."""
 
     seat: int
 
 
-PlanKey = TurnKey | WindowKey | ReplaceKey
+PlanKey = TurnKey | WindowKey | WindowEndKey | ReplaceKey
 
 
 @dataclasses.dataclass(slots=True)
@@ -97,11 +106,20 @@ class BotMove:
 
 @dataclasses.dataclass(slots=True)
 class TimedOut:
-    """A person has not acted by ``due``: a window answer is a pass (R29), a turn is
-    finished for them by a bot."""
+    """A person has not finished their turn by ``due``: a bot finishes it for them."""
 
     due: float
     seat: int
+
+
+@dataclasses.dataclass(slots=True)
+class WindowEnds:
+    """The Block window's time is up at ``due``: every asked seat that has not blocked
+    passes (R29). A window lasts its whole time for everyone, whatever anyone holds or
+    answered (docs/rules-notes.md), unless a Block ends it first."""
+
+    due: float
+    window_version: int
 
 
 @dataclasses.dataclass(slots=True)
@@ -112,7 +130,7 @@ class GraceOver:
     seat: int
 
 
-Plan = BotMove | TimedOut | GraceOver
+Plan = BotMove | TimedOut | WindowEnds | GraceOver
 
 
 class TimerKind(enum.StrEnum):
@@ -172,6 +190,9 @@ class Schedule:
         bots: the bot playing each bot seat (made on first use, seeded from ``rng``).
         window_opened_at: when the open Block window opened, or the table was loaded
             with one open (a fresh full window after a restart: docs/server.md).
+        held: the answers given in the open window, by seat, each waiting for the
+            window's end (R29: secret until it closes), with the id of the command that
+            gave it (None for a bot's).
     """
 
     def __init__(
@@ -190,6 +211,7 @@ class Schedule:
         self.absent_since: dict[int, float] = {}
         self.bots: dict[int, Bot] = {}
         self.window_opened_at = 0.0
+        self.held: dict[int, tuple[Action, str | None]] = {}
         # A person's turn paused by a Block window: its key and the seconds it had left.
         self.paused: tuple[TurnKey, float] | None = None
         self.wake = asyncio.Event()
@@ -207,9 +229,7 @@ class Schedule:
         if state is not None and not state.is_over:
             now = self.clock()
             if state.phase == Phase.BLOCK_WINDOW:
-                for seat in state.window_pending:
-                    key: PlanKey = WindowKey(table.window_version, seat)
-                    wanted[key] = self.plans.get(key) or self.window_plan(table, seat)
+                self._window_plans(table, state.window_pending, wanted)
             else:
                 key = TurnKey(state.turn_count, state.current)
                 kept = self.plans.get(key)
@@ -232,15 +252,40 @@ class Schedule:
             if isinstance(key, TurnKey) and key not in wanted and isinstance(plan, TimedOut):
                 self.paused = (key, plan.due - now)
 
-    def window_plan(self, table: Table, seat: int) -> Plan:
-        """When ``seat`` answers the open window: a bot after a delay drawn the same way
-        whatever it holds (R36), a person by the window's deadline."""
-        opened = self.window_opened_at
-        if table.seats[seat].kind == SeatKind.BOT:
-            low, high = self.settings.bot_block_delay
-            delay = min(self.rng.uniform(low, high), self.settings.block_timeout)
-            return BotMove(opened + delay, seat, self.think(table, seat))
-        return TimedOut(opened + self.settings.block_timeout, seat)
+    def _window_plans(
+        self, table: Table, pending: Iterable[int], wanted: dict[PlanKey, Plan]
+    ) -> None:
+        """The open window's end, and each asked bot's answer not yet given."""
+        version = table.window_version
+        end = WindowEndKey(version)
+        wanted[end] = self.plans.get(end) or WindowEnds(self.window_deadline(table), version)
+        for seat in pending:
+            if seat in self.held or table.seats[seat].kind != SeatKind.BOT:
+                continue
+            key = WindowKey(version, seat)
+            wanted[key] = self.plans.get(key) or self.window_plan(table, seat)
+
+    def window_deadline(self, table: Table) -> float:
+        """When the open window ends: its whole time after it opened, at the table's pace."""
+        return self.window_opened_at + table.options.pace.window_seconds(self.settings)
+
+    def window_plan(self, table: Table, seat: int) -> BotMove:
+        """When an asked bot gives its answer: after a delay drawn the same way whatever
+        it holds (R36), chosen on the thinking thread as the window opens; the answer
+        is then held for the window's end (:meth:`hold`), as a person's is."""
+        low, high = self.settings.bot_block_delay
+        window = table.options.pace.window_seconds(self.settings)
+        delay = min(self.rng.uniform(low, high), window)
+        return BotMove(self.window_opened_at + delay, seat, self.think(table, seat))
+
+    def hold(self, seat: int, answer: Action, client: str | None) -> None:
+        """``seat`` answered the open window: the answer waits for the window's end,
+        so what and when it answered shows to nobody (R29, docs/rules-notes.md N19)."""
+        self.held[seat] = (answer, client)
+
+    def all_held(self, pending: Iterable[int]) -> bool:
+        """True when every asked seat has given its answer."""
+        return all(seat in self.held for seat in pending)
 
     def turn_plan(self, table: Table, seat: int, now: float) -> Plan:
         """When ``seat``'s turn action comes: a bot's think time, a person's time-out."""
@@ -250,7 +295,7 @@ class Schedule:
         state = table.state
         assert state is not None
         key = TurnKey(state.turn_count, seat)
-        left = self.settings.turn_timeout
+        left = table.options.pace.turn_seconds(self.settings)
         if self.paused is not None and self.paused[0] == key:
             # The turn goes on where it was, with time to look at the board again.
             left = max(self.paused[1], min(TURN_AFTER_WINDOW, left))
@@ -264,7 +309,7 @@ class Schedule:
             return None
         now = self.clock()
         if state.phase == Phase.BLOCK_WINDOW:
-            deadline = self.window_opened_at + self.settings.block_timeout
+            deadline = self.window_deadline(table)
             return Timer(TimerKind.BLOCK, tuple(state.window_pending), _ms(deadline - now))
         plan = self.plans.get(TurnKey(state.turn_count, state.current))
         if not isinstance(plan, TimedOut):
@@ -291,7 +336,12 @@ class Schedule:
     def seat_changed_hands(self, seat: int) -> None:
         """A seat's bot stopped (its player came back): its pending plans go with it."""
         self.bots.pop(seat, None)
-        self.plans = {key: plan for key, plan in self.plans.items() if plan.seat != seat}
+        self.held.pop(seat, None)
+        self.plans = {
+            key: plan
+            for key, plan in self.plans.items()
+            if isinstance(plan, WindowEnds) or plan.seat != seat
+        }
 
     # --- what the table and its connections tell the schedule -------------------------
 
@@ -315,6 +365,7 @@ class Schedule:
         for seat in human_seats:
             self.absent_since[seat] = now
         self.window_opened_at = now
+        self.held.clear()
 
     def absorb(self, effects: Effects, *, connected: Sequence[bool]) -> None:
         """What an applied entry changes here: a new game's bots are made afresh, a
@@ -330,6 +381,7 @@ class Schedule:
             self.seat_left(effects.seated)
         if effects.window_opened:
             self.window_opened_at = self.clock()
+            self.held.clear()
 
     # --- running ----------------------------------------------------------------------
 

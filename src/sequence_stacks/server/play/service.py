@@ -29,6 +29,7 @@ from .entries import SeatKind, TableStatus
 from .frames import Frames
 from .gate import Gate, OpenGate
 from .hints import hint_bot
+from .options import ANIMALS, DEFAULT_PACE, Pace, TableName, TableOptions, free_name
 from .pipeline import Pipeline
 from .prepare import prepare_command
 from .protocol import hint_frame, lobby_dict, refused_frame, replay_frame
@@ -45,6 +46,7 @@ CHAT_GAP: Final = 2.0  # seconds between two quick-chat phrases of one seat
 HINT_GAP: Final = 3.0  # seconds between two hints of one seat
 VISIBILITIES: Final = ("public", "unlisted")
 LISTING_PAGE: Final = 50
+_NAMES_SCANNED: Final = 500  # listed tables whose names a new public table avoids
 
 
 class TableService:
@@ -73,6 +75,7 @@ class TableService:
             thinker=self._thinker,
         )
         self.frames = Frames()
+        self._naming = asyncio.Lock()
         self.pipeline = Pipeline(
             storage, settings, self.gate, self.tables, self.frames, clock=clock
         )
@@ -106,49 +109,83 @@ class TableService:
 
     # --- lobby (HTTP) ----------------------------------------------------------------
 
-    async def create_table(self, options: Mapping[str, Any], *, visibility: str) -> str:
-        """Create a table with validated engine settings; return its id."""
+    async def create_table(
+        self, options: Mapping[str, Any], *, visibility: str, pace: str | None = None
+    ) -> str:
+        """Create a table with validated engine settings and its own options (its
+        ``pace``; a friendly name no listed table has); return its id."""
         if visibility not in VISIBILITIES:
             raise Refusal(RefusalCode.BAD_REQUEST, "visibility is 'public' or 'unlisted'")
         try:
             settings = Settings.from_dict(options)
         except (SettingsError, TypeError) as error:
             raise Refusal(RefusalCode.BAD_REQUEST, str(error)) from None
+        try:
+            chosen = Pace(pace) if pace is not None else DEFAULT_PACE
+        except ValueError:
+            paces = ", ".join(repr(p.value) for p in Pace)
+            raise Refusal(RefusalCode.BAD_REQUEST, f"pace is one of {paces}") from None
         table_id = secrets.token_urlsafe(9)
-        empty = {"kind": SeatKind.EMPTY.value}
-        row = TableRow(
-            table_id=table_id,
-            created_at=time.time(),
-            visibility=visibility,
-            settings=settings.to_dict(),
-            summary={"seats": [empty] * settings.player_count, "game": 0},
-        )
-        await asyncio.to_thread(self.storage.create_table, row)
+        async with self._naming:  # two tables made at once never take one name
+            name = await self._free_name(visibility)
+            table_options = TableOptions(pace=chosen, name=name)
+            empty = {"kind": SeatKind.EMPTY.value}
+            row = TableRow(
+                table_id=table_id,
+                created_at=time.time(),
+                visibility=visibility,
+                settings=settings.to_dict(),
+                summary={"seats": [empty] * settings.player_count, "game": 0},
+                options=table_options.to_dict(),
+            )
+            await asyncio.to_thread(self.storage.create_table, row)
         return table_id
+
+    async def _free_name(self, visibility: str) -> TableName:
+        """A name for a new table: for a public one, one that no listed table has."""
+        pick = secrets.randbelow(len(ANIMALS))
+        if visibility != "public":
+            return TableName(ANIMALS[pick])
+        since = time.time() - self.settings.listing_idle
+        rows = await asyncio.to_thread(
+            self.storage.listed_tables, since=since, limit=_NAMES_SCANNED
+        )
+        taken = {name for row in rows if (name := _name_of(row)) is not None}
+        return free_name(taken, pick)
 
     def public_tables(
         self, *, limit: int = LISTING_PAGE, before: ListingCursor | None = None
     ) -> dict[str, Any]:
         """One page of the public list, most recently active first: tables in the lobby
-        or playing, changed within ``listing_idle``; ``next`` is the following page's
-        cursor (None on the last page)."""
-        since = time.time() - self.settings.listing_idle
-        rows = self.storage.listed_tables(since=since, limit=limit + 1, before=before)
-        page = rows[:limit]
-        more = len(rows) > limit
+        or playing, changed within ``listing_idle``, where a person sits, or nobody sits
+        yet and it is not ``empty_listing_idle`` old (a game of bots alone is not
+        listed); ``next`` is the following page's cursor (None on the last page)."""
+        now = time.time()
+        since = now - self.settings.listing_idle
+        kept: list[TableRow] = []
+        cursor, more = before, True
+        while more and len(kept) <= limit:
+            rows = self.storage.listed_tables(since=since, limit=limit + 1, before=cursor)
+            more = len(rows) > limit
+            if rows:
+                cursor = ListingCursor(rows[-1].updated_at, rows[-1].table_id)
+            kept += [row for row in rows if self._listable(row, now)]
+        page = kept[:limit]
+        last = page[-1] if page else None
+        after = ListingCursor(last.updated_at, last.table_id) if last else None
         return {
-            "tables": [
-                {
-                    "id": row.table_id,
-                    "status": row.status,
-                    "players": row.settings.get("player_count"),
-                    "seats": row.summary.get("seats", []),
-                    "game": row.summary.get("game", 0),
-                }
-                for row in page
-            ],
-            "next": ListingCursor(page[-1].updated_at, page[-1].table_id).text() if more else None,
+            "tables": [_listed(row) for row in page],
+            "next": after.text() if after and (len(kept) > limit or more) else None,
         }
+
+    def _listable(self, row: TableRow, now: float) -> bool:
+        """Whether a public row found by the listing query is shown (#24)."""
+        kinds = [seat.get("kind") for seat in row.summary.get("seats", [])]
+        if SeatKind.HUMAN in kinds:
+            return True
+        if row.status == TableStatus.PLAYING:
+            return False  # bots playing on their own: nobody to join or watch
+        return row.updated_at >= now - self.settings.empty_listing_idle
 
     async def lobby(self, table_id: str) -> dict[str, Any]:
         """A table's public facts: from memory where it is loaded, else from storage."""
@@ -168,12 +205,16 @@ class TableService:
             await self.pipeline.commit(runtime, payload)
         return payload.seat, token
 
-    async def play_now(self, name: str, players: int) -> tuple[str, int, str]:
+    async def play_now(
+        self, name: str, players: int, *, pace: str | None = None
+    ) -> tuple[str, int, str]:
         """One click to a game (#15): an unlisted table of ``players`` seats, the person
         in the first seat, bots of the default strength in the others, the game started.
         Returns the table id, the seat and its secret token."""
         clean_name(name)  # a name refused before any table is made
-        table_id = await self.create_table({"player_count": players}, visibility="unlisted")
+        table_id = await self.create_table(
+            {"player_count": players}, visibility="unlisted", pace=pace
+        )
         seat, token = await self.sit(table_id, name, 0)
         runtime = await self._runtime(table_id)
         async with runtime.lock:
@@ -286,7 +327,7 @@ class TableService:
             except Refusal as refusal:
                 subscriber.send(refused_frame(refusal, command.id, table.version))
                 return
-            await self.pipeline.commit(runtime, payload, ack=(subscriber, command.id))
+            await self.pipeline.submit(runtime, payload, ack=(subscriber, command.id))
 
     # --- replays ---------------------------------------------------------------------
 
@@ -324,3 +365,23 @@ def _throttle(last: dict[int, float], seat: int, now: float, gap: float, what: s
     if now - last.get(seat, -math.inf) < gap:
         raise Refusal(RefusalCode.RATE_LIMITED, f"one {what} every {gap:g} s")
     last[seat] = now
+
+
+def _name_of(row: TableRow) -> TableName | None:
+    """A stored table's name (None for one stored before tables had names)."""
+    try:
+        return TableOptions.from_dict(row.options).name
+    except ValueError:
+        return None
+
+
+def _listed(row: TableRow) -> dict[str, Any]:
+    """A public table as the lobby lists it."""
+    return {
+        "id": row.table_id,
+        "status": row.status,
+        "players": row.settings.get("player_count"),
+        "seats": row.summary.get("seats", []),
+        "game": row.summary.get("game", 0),
+        "options": dict(row.options),
+    }

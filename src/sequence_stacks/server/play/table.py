@@ -47,6 +47,7 @@ from .entries import (
     decode,
     op_of,
 )
+from .options import TableOptions
 from .refusals import Refusal, RefusalCode
 from .seats import GameArchive, Seat, Tally, bot_seat, clean_name, same_name, standings
 
@@ -109,6 +110,7 @@ class Table:
         # Frames share this dict (read-only): settings never change.
         self.settings_dict = self.settings.to_dict()
         self.space = action_space(self.settings.player_count, self.settings.piles_per_colour)
+        self.options = TableOptions.from_dict(row.options)
         self.seats = [Seat() for _ in range(self.settings.player_count)]
         self.version = 0
         self.state: State | None = None

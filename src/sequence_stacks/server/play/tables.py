@@ -16,7 +16,7 @@ from sequence_stacks.server.store import Storage, StorageUnavailableError, Table
 from .entries import SeatKind, TableStatus
 from .gate import Gate
 from .refusals import Refusal, RefusalCode
-from .runtime import Runtime, Subscriber
+from .runtime import Runtime
 from .schedule import Plan, Schedule, Thinker
 from .table import Table
 
@@ -173,13 +173,11 @@ class Tables:
     # --- stopping -----------------------------------------------------------------
 
     async def drop(self, table_id: str, *, release: bool) -> None:
-        """Stop the table's runner and forget it; with ``release`` give its gate up;
-        then close its sockets (1012): their reconnections find it where it went."""
-        subscribers = await self._unload(table_id)
+        """Stop the table's runner and forget it, closing its sockets (1012: their
+        clients reconnect and find it where it went); with ``release`` give its gate up."""
+        await self._unload(table_id)
         if release:
             await self.gate.release(table_id)
-        for subscriber in subscribers:
-            subscriber.kick(1012, _MOVED)
         log.warning("table %s: dropped", table_id)
 
     def spawn_drop(self, table_id: str, *, release: bool) -> None:
@@ -189,10 +187,10 @@ class Tables:
             self._drops.add(task)
             task.add_done_callback(self._drops.discard)
 
-    async def _unload(self, table_id: str) -> list[Subscriber]:
+    async def _unload(self, table_id: str) -> None:
         runtime = self._runtimes.get(table_id)
         if runtime is None:
-            return []
+            return
         if runtime.task is not None:
             runtime.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -201,9 +199,10 @@ class Tables:
             if self._runtimes.get(table_id) is runtime:
                 del self._runtimes[table_id]
             runtime.retired = True
-            subscribers = list(runtime.subscribers)
+            # Told before any command waiting for the lock is refused: they reconnect.
+            for subscriber in runtime.subscribers:
+                subscriber.kick(1012, _MOVED)
             runtime.subscribers.clear()
-        return subscribers
 
     async def close(self) -> None:
         """Stop every runner (the storage is closed by its owner)."""

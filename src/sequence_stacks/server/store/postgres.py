@@ -28,13 +28,14 @@ from .records import (
     StorageUnavailableError,
     StorageVersionError,
     TableRow,
+    row_of,
     row_values,
 )
 from .writer import GroupCommitted, GroupWriter, Job
 
 __all__ = ["POSTGRES_SCHEMA_VERSION", "PostgresStorage", "describe", "migrate_postgres"]
 
-POSTGRES_SCHEMA_VERSION: Final = 1
+POSTGRES_SCHEMA_VERSION: Final = 2
 CONNECT_TIMEOUT: Final = 5  # seconds to reach the server before giving up
 # Held (for its transaction) by whoever migrates, so two workers starting at once
 # never run one step twice. Any constant works; this one spells "seqstack".
@@ -68,8 +69,15 @@ _MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
             WHERE visibility = 'public' AND status <> 'over';
         """,
     ),
+    (
+        # A table's own options (its pace, its friendly name), as JSON (#24).
+        2,
+        "ALTER TABLE tables ADD COLUMN options JSON NOT NULL DEFAULT '{}';",
+    ),
 )
-_COLUMNS: Final = "table_id, created_at, visibility, settings, status, summary, version, updated_at"
+_COLUMNS: Final = (
+    "table_id, created_at, visibility, settings, status, summary, version, updated_at, options"
+)
 _LISTED_WHERE: Final = (
     "FROM tables WHERE visibility = 'public' AND status <> 'over' AND updated_at >= %s"
 )
@@ -179,7 +187,7 @@ class PostgresStorage(GroupCommitted):
         def insert(db: psycopg.Connection[Any]) -> None:
             try:
                 db.execute(
-                    f"INSERT INTO tables ({_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                    f"INSERT INTO tables ({_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
                     values,
                 )
             except pg_errors.UniqueViolation as error:
@@ -281,7 +289,7 @@ class PostgresStorage(GroupCommitted):
                 f"SELECT {_COLUMNS} FROM tables WHERE table_id = %s", (table_id,)
             ).fetchone()
         )
-        return None if found is None else _row(found)
+        return None if found is None else row_of(found, _as_is)
 
     def entries(self, table_id: str) -> list[LogEntry]:
         """Return every entry of a table in version order."""
@@ -302,7 +310,7 @@ class PostgresStorage(GroupCommitted):
         found = self._read(
             lambda db: db.execute(query, (status, status, visibility, visibility)).fetchall()
         )
-        return [_row(item) for item in found]
+        return [row_of(item, _as_is) for item in found]
 
     def listed_tables(
         self, *, since: float, limit: int, before: ListingCursor | None = None
@@ -314,7 +322,7 @@ class PostgresStorage(GroupCommitted):
         else:
             query, values = _LISTED_AFTER, (since, before.updated_at, before.table_id, limit)
         found = self._read(lambda db: db.execute(query, values).fetchall())
-        return [_row(item) for item in found]
+        return [row_of(item, _as_is) for item in found]
 
     def close(self) -> None:
         """Finish queued writes, stop the writer and close the connections."""
@@ -327,20 +335,11 @@ class PostgresStorage(GroupCommitted):
             self._writer_db.close()
 
 
-def _row(found: tuple[Any, ...]) -> TableRow:
-    table_id, created_at, visibility, settings, status, summary, version, updated_at = found
-    return TableRow(
-        table_id=table_id,
-        created_at=created_at,
-        visibility=visibility,
-        settings=settings,
-        status=status,
-        summary=summary,
-        version=version,
-        updated_at=updated_at,
-    )
-
-
 def _first_line(error: BaseException) -> str:
     text = str(error).strip()
     return text.splitlines()[0] if text else type(error).__name__
+
+
+def _as_is(value: Any) -> Any:
+    """A JSON column as psycopg gives it: already parsed."""
+    return value

@@ -11,7 +11,7 @@ import concurrent.futures
 import dataclasses
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 __all__ = [
@@ -22,6 +22,7 @@ __all__ = [
     "StorageUnavailableError",
     "StorageVersionError",
     "TableRow",
+    "row_of",
     "row_values",
 ]
 
@@ -51,6 +52,8 @@ class TableRow:
         summary: public facts for the lobby list (seat names, game number).
         version: the version of the last entry.
         updated_at: Unix time of the last entry (``created_at`` before the first).
+        options: the table's own options as JSON data (its pace, its friendly name:
+            ``play.options.TableOptions``); ``{}`` for a table stored before they were.
     """
 
     table_id: str
@@ -61,6 +64,7 @@ class TableRow:
     summary: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     version: int = 0
     updated_at: float = 0.0
+    options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -148,7 +152,8 @@ class Storage(Protocol):
 
 def row_values(row: TableRow) -> tuple[Any, ...]:
     """A new table's row as the values of an ``INSERT`` in the column order both databases use
-    (table_id, created_at, visibility, settings, status, summary, version, updated_at)
+    (table_id, created_at, visibility, settings, status, summary, version, updated_at,
+    options)
     (settings and summary as JSON text; ``updated_at`` starts at ``created_at``)."""
     return (
         row.table_id,
@@ -159,4 +164,24 @@ def row_values(row: TableRow) -> tuple[Any, ...]:
         json.dumps(dict(row.summary)),
         row.version,
         row.created_at,
+        json.dumps(dict(row.options)),
+    )
+
+
+def row_of(found: tuple[Any, ...], load: Callable[[Any], Any]) -> TableRow:
+    """A table's row from a database's columns in :func:`row_values`' order, ``load``
+    turning a JSON column (text in SQLite, parsed in PostgreSQL) into data."""
+    table_id, created_at, visibility, settings, status, summary, version, updated_at, options = (
+        found
+    )
+    return TableRow(
+        table_id=table_id,
+        created_at=created_at,
+        visibility=visibility,
+        settings=load(settings),
+        status=status,
+        summary=load(summary),
+        version=version,
+        updated_at=updated_at,
+        options=load(options),
     )

@@ -12,7 +12,7 @@ import json
 import sqlite3
 import threading
 import time
-from typing import Any, Final
+from typing import Final
 
 from .records import (
     ListingCursor,
@@ -20,13 +20,14 @@ from .records import (
     StorageConflictError,
     StorageVersionError,
     TableRow,
+    row_of,
     row_values,
 )
 from .writer import GroupCommitted, GroupWriter, Job
 
 __all__ = ["SCHEMA_VERSION", "SqliteStorage", "migrate"]
 
-SCHEMA_VERSION: Final = 2
+SCHEMA_VERSION: Final = 3
 CHECKPOINT_INTERVAL: Final = 0.5  # seconds between passive WAL checkpoints
 
 
@@ -69,8 +70,15 @@ _MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
             WHERE visibility = 'public' AND status != 'over';
         """,
     ),
+    (
+        # A table's own options (its pace, its friendly name), as JSON (#24).
+        3,
+        "ALTER TABLE tables ADD COLUMN options TEXT NOT NULL DEFAULT '{}';",
+    ),
 )
-_COLUMNS: Final = "table_id, created_at, visibility, settings, status, summary, version, updated_at"
+_COLUMNS: Final = (
+    "table_id, created_at, visibility, settings, status, summary, version, updated_at, options"
+)
 _MARKS: Final = ", ".join("?" * len(_COLUMNS.split(",")))
 _LISTED: Final = (
     f"SELECT {_COLUMNS} FROM tables INDEXED BY tables_listed "
@@ -212,7 +220,7 @@ class SqliteStorage(GroupCommitted):
             found = self._db.execute(
                 f"SELECT {_COLUMNS} FROM tables WHERE table_id = ?", (table_id,)
             ).fetchone()
-        return None if found is None else _row(found)
+        return None if found is None else row_of(found, json.loads)
 
     def entries(self, table_id: str) -> list[LogEntry]:
         """Return every entry of a table in version order."""
@@ -233,7 +241,7 @@ class SqliteStorage(GroupCommitted):
             found = self._db.execute(
                 query + " ORDER BY created_at DESC", (status, status, visibility, visibility)
             ).fetchall()
-        return [_row(item) for item in found]
+        return [row_of(item, json.loads) for item in found]
 
     def listed_tables(
         self, *, since: float, limit: int, before: ListingCursor | None = None
@@ -245,7 +253,7 @@ class SqliteStorage(GroupCommitted):
             found = self._db.execute(
                 _LISTED, (since, stamp, stamp, stamp, last_id, limit)
             ).fetchall()
-        return [_row(item) for item in found]
+        return [row_of(item, json.loads) for item in found]
 
     def close(self) -> None:
         """Finish queued writes, stop the threads, checkpoint and close the connections."""
@@ -261,17 +269,3 @@ class SqliteStorage(GroupCommitted):
 def _roll_back(db: sqlite3.Connection) -> None:
     if db.in_transaction:
         db.execute("ROLLBACK")
-
-
-def _row(found: tuple[Any, ...]) -> TableRow:
-    table_id, created_at, visibility, settings, status, summary, version, updated_at = found
-    return TableRow(
-        table_id=table_id,
-        created_at=created_at,
-        visibility=visibility,
-        settings=json.loads(settings),
-        status=status,
-        summary=json.loads(summary),
-        version=version,
-        updated_at=updated_at,
-    )

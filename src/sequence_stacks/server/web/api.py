@@ -60,6 +60,7 @@ class NewTable(msgspec.Struct, frozen=True):
 
     options: dict[str, Any] = {}
     visibility: str = "public"
+    pace: str | None = None
 
 
 class PlayNow(msgspec.Struct, frozen=True):
@@ -67,6 +68,7 @@ class PlayNow(msgspec.Struct, frozen=True):
 
     name: str
     players: int = Settings().player_count
+    pace: str | None = None
 
 
 class TakeSeat(msgspec.Struct, frozen=True):
@@ -148,7 +150,9 @@ async def create_table(request: Request) -> Response:
     """``POST /api/tables {options, visibility}``: a new table's id and link."""
     _limit(request, "create")
     body = await _body(request, NewTable)
-    table_id = await _service(request).create_table(body.options, visibility=body.visibility)
+    table_id = await _service(request).create_table(
+        body.options, visibility=body.visibility, pace=body.pace
+    )
     return json_response({"id": table_id, "url": f"/t/{table_id}"}, status=201)
 
 
@@ -159,7 +163,9 @@ async def play_now(request: Request) -> Response:
     _limit(request, "create")
     _limit(request, "sit")
     body = await _body(request, PlayNow)
-    table_id, seat, token = await _service(request).play_now(body.name, body.players)
+    table_id, seat, token = await _service(request).play_now(
+        body.name, body.players, pace=body.pace
+    )
     answer = {"id": table_id, "url": f"/t/{table_id}", "seat": seat, "token": token}
     return json_response(answer, status=201)
 
