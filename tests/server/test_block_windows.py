@@ -108,7 +108,7 @@ async def _windows(count: int, *, held: bool, seed: int) -> list[Window]:
 async def _command(
     service: TableService, table_id: str, who: Recorder, command: commands.Command
 ) -> None:
-    await service.command(table_id, who, command)  # type: ignore[arg-type]
+    await service.command(table_id, who, command)
 
 
 async def _play(
@@ -231,7 +231,7 @@ def _ks_p_value(one: list[float], other: list[float]) -> float:
     lam = (math.sqrt(n) + 0.12 + 0.11 / math.sqrt(n)) * d
     if lam < 1e-9:
         return 1.0
-    p = 2 * sum((-1) ** (k - 1) * math.exp(-2 * k * k * lam * lam) for k in range(1, 101))
+    p = 2.0 * sum((-1.0) ** (k - 1) * math.exp(-2 * k * k * lam * lam) for k in range(1, 101))
     return min(1.0, max(0.0, p))
 
 
