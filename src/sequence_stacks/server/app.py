@@ -41,6 +41,7 @@ from .service import LISTING_PAGE, TableService
 from .storage import ListingCursor, Storage, StorageUnavailableError, open_storage
 from .table import Refusal
 from .tutorial import LESSONS, try_move, tutorial_dict
+from .vocabulary import server_vocabulary
 
 __all__ = ["STATIC_DIR", "create_app"]
 
@@ -312,7 +313,7 @@ def _frozen(data: object) -> tuple[bytes, str]:
     return content, '"' + hashlib.sha256(content).hexdigest()[:20] + '"'
 
 
-_CATALOG: Final = _frozen(catalog())
+_CATALOG: Final = _frozen(catalog() | server_vocabulary())
 
 
 async def _list_tables(request: Request) -> Response:

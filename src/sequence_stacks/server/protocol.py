@@ -12,21 +12,28 @@ import itertools
 import json
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import Any, Final, assert_never
 
 from sequence_stacks.engine import (
+    Event,
     GameRecord,
     Replay,
     Settings,
     View,
     action_space,
     event_for,
-    event_to_dict,
     observe,
 )
-from sequence_stacks.engine.catalog import action_fields, seat_action_fields
+from sequence_stacks.engine.catalog import (
+    action_fields,
+    event_fields,
+    pile_slots,
+    seat_action_fields,
+)
+from sequence_stacks.i18n import event_message
 
-from .entries import Op
+from .entries import Op, SeatKind
+from .hints import offers_hints
 from .scheduler import Timer
 from .table import ANSWERS, CATCH_UP_LIMIT, LOG_LIMIT, Entry, Refusal, Table, Tally, standings
 
@@ -39,6 +46,7 @@ __all__ = [
     "decode",
     "dumps",
     "entry_dict",
+    "event_dict",
     "hint_frame",
     "loads",
     "lobby_dict",
@@ -208,9 +216,18 @@ def action_field_table(table: Table, viewer: int | None) -> list[dict[str, Any]]
     return seat_action_fields(settings.player_count, settings.piles_per_colour, viewer)
 
 
-def entry_dict(entry: Entry, viewer: int | None, *, full: bool = False) -> dict[str, Any]:
+def entry_dict(
+    entry: Entry,
+    viewer: int | None,
+    *,
+    piles_per_colour: int,
+    timed_out: bool = False,
+    full: bool = False,
+) -> dict[str, Any]:
     """One entry as ``viewer`` may see it: events redacted, Block answers hidden (R29).
 
+    ``message`` is the entry's own log line as data (a seat taken, a game begun, a move
+    made for a player whose time ran out: ``timed_out``); each event carries its own.
     ``full`` skips the redaction: only for replays of finished games.
     """
     action = entry.action
@@ -219,11 +236,11 @@ def entry_dict(entry: Entry, viewer: int | None, *, full: bool = False) -> dict[
     if action is not None:
         hidden = action.type in ANSWERS and entry.seat != viewer and not full
         notation = "answer" if hidden else action.notation()
-        fields = None if hidden else action_fields(action)
-    events = []
-    for event in entry.events:
-        mine = event if full else event_for(event, viewer)
-        events.append(event_to_dict(mine))
+        fields = None if hidden else action_fields(action, piles_per_colour)
+    events = [
+        event_dict(event if full else event_for(event, viewer), piles_per_colour)
+        for event in entry.events
+    ]
     return {
         "version": entry.version,
         "op": entry.op.value,
@@ -232,8 +249,59 @@ def entry_dict(entry: Entry, viewer: int | None, *, full: bool = False) -> dict[
         "action": notation,
         "action_fields": fields,
         "auto": entry.auto,
+        "timed_out": timed_out,
+        "message": _entry_message(entry, timed_out=timed_out),
         "events": events,
     }
+
+
+def event_dict(event: Event, piles_per_colour: int) -> dict[str, Any]:
+    """An event (already redacted for its viewer) as fields, its pile as a slot, and its
+    log line as data: ``message`` is ``{key, args}`` (None for an event with no line)."""
+    data = event_fields(event, piles_per_colour)
+    found = event_message(event)
+    data["message"] = None if found is None else _message(*found)
+    return data
+
+
+def _message(key: str, args: dict[str, Any]) -> dict[str, Any]:
+    return {"key": key, "args": args}
+
+
+def _entry_message(entry: Entry, *, timed_out: bool) -> dict[str, Any] | None:
+    """An entry's own log line: the seat it changed, the game it began, or that the
+    move it holds was made for a player whose time ran out."""
+    op = entry.op
+    match op:
+        case Op.SIT | Op.LEAVE | Op.ADD_BOT | Op.REMOVE_BOT | Op.REPLACE | Op.RECLAIM:
+            return (
+                None if entry.seat is None else _message(f"log.{op.value}", {"player": entry.seat})
+            )
+        case Op.START:
+            return _message("log.start", {"game": entry.game})
+        case Op.ACT:
+            return _message("log.timed_out", {"player": entry.seat}) if timed_out else None
+        case _:
+            assert_never(op)
+
+
+def _timed_out(table: Table, entry: Entry) -> bool:
+    """True for a move the server made for a person whose time ran out (an automatic
+    action of a seat a person holds)."""
+    seat = entry.seat
+    return (
+        entry.op is Op.ACT
+        and entry.auto
+        and seat is not None
+        and table.seats[seat].kind is SeatKind.HUMAN
+    )
+
+
+def _table_entry(table: Table, entry: Entry, viewer: int | None) -> dict[str, Any]:
+    """An entry of ``table``'s log as ``viewer`` hears of it."""
+    per_colour = table.settings.piles_per_colour
+    timed_out = _timed_out(table, entry)
+    return entry_dict(entry, viewer, piles_per_colour=per_colour, timed_out=timed_out)
 
 
 _ENCODER: Final = json.JSONEncoder(separators=(",", ":"), check_circular=False, allow_nan=False)
@@ -305,6 +373,7 @@ def sync_frame(
     if missed is None:
         game = table.game_no
         missed = [entry for entry in history if entry.game == game][-LOG_LIMIT:]
+    playing = table.state is not None
     return {
         "type": "sync",
         "version": table.version,
@@ -312,11 +381,13 @@ def sync_frame(
         "token_rejected": token_rejected,
         "table": lobby_dict(table, connected),
         "view": view_dict(table, seat),
-        "actions": action_table(table, seat) if table.state is not None else None,
-        "action_table": action_field_table(table, seat) if table.state is not None else None,
+        "actions": action_table(table, seat) if playing else None,
+        "action_table": action_field_table(table, seat) if playing else None,
+        "slots": pile_slots(table.settings.piles_per_colour) if playing else None,
+        "hints": offers_hints(table, seat),
         "bots": list(bots),
         "reset": reset,
-        "entries": [entry_dict(entry, seat) for entry in missed],
+        "entries": [_table_entry(table, entry, seat) for entry in missed],
         "timer": timer_dict(timer),
     }
 
@@ -330,17 +401,20 @@ def update_frame(
     timer: Mapping[str, Any] | None,
 ) -> dict[str, Any]:
     """One entry as ``seat`` hears of it, with the table, the view and the countdown
-    after it (and the action table when a game starts)."""
+    after it, whether hints are offered to ``seat`` (and the action table and the
+    piles' slots when a game starts)."""
     frame = {
         "type": "update",
-        **entry_dict(entry, seat),
+        **_table_entry(table, entry, seat),
         "table": lobby,
         "view": view_dict(table, seat),
+        "hints": offers_hints(table, seat),
         "timer": timer,
     }
     if entry.op == Op.START:
         frame["actions"] = action_table(table, seat)
         frame["action_table"] = action_field_table(table, seat)
+        frame["slots"] = pile_slots(table.settings.piles_per_colour)
     return frame
 
 
@@ -356,14 +430,15 @@ def replay_frame(
     replay = Replay(record)
     viewer = None if over else seat
     total = len(record.actions)
+    per_colour = settings.piles_per_colour
     entry = Entry(0, Op.START, None, 0, None, tuple(replay.start_events))
-    moves = [_move(entry, viewer, over)]
+    moves = [_move(entry, viewer, over, per_colour)]
     tallies = [Tally() for _ in range(settings.player_count)]
     # Exactly ``step`` actions: the position after them, the entry of the last one.
     for _, actor, action, step_events in itertools.islice(replay, step):
         entry = Entry(0, Op.ACT, actor, 0, action, tuple(step_events))
         if step == total:
-            moves.append(_move(entry, viewer, over))
+            moves.append(_move(entry, viewer, over, per_colour))
             for event in step_events:
                 for counted, tally in enumerate(tallies):
                     tally.count(event, counted)
@@ -374,9 +449,10 @@ def replay_frame(
         "over": over,
         "you": seat,
         "settings": settings.to_dict(),
+        "slots": pile_slots(per_colour),
         "view": observe(state, viewer).to_dict(),
         # The full view only once the game is over (R36 protects a running game).
-        "entry": entry_dict(entry, viewer, full=over),
+        "entry": entry_dict(entry, viewer, piles_per_colour=per_colour, full=over),
         "hands": [list(hand) for hand in state.hands] if over else None,
     }
     if step == total:
@@ -385,7 +461,7 @@ def replay_frame(
     return frame
 
 
-def _move(entry: Entry, viewer: int | None, over: bool) -> dict[str, Any]:
+def _move(entry: Entry, viewer: int | None, over: bool, per_colour: int) -> dict[str, Any]:
     """One step of a move list: who acted and its events, as ``entry_dict`` redacts them."""
-    shown = entry_dict(entry, viewer, full=over)
+    shown = entry_dict(entry, viewer, piles_per_colour=per_colour, full=over)
     return {"seat": shown["seat"], "events": shown["events"]}

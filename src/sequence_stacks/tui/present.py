@@ -22,6 +22,7 @@ from sequence_stacks.engine import (
     kind_colour,
     kind_rank,
 )
+from sequence_stacks.engine.catalog import ACTION_KEYS
 from sequence_stacks.i18n import card_name, coloured, kind_name, render
 
 __all__ = [
@@ -47,13 +48,6 @@ COLOUR_STYLES: Final = ("bold white on dark_blue", "bold white on dark_red")
 ACTION_STYLE: Final = "bold black on yellow"
 
 _LETTER_KEYS: Final = ("term.letter.blue", "term.letter.red")
-_ACTION_LABELS: Final = {
-    Kind.SKIP: "term.short.skip",
-    Kind.REV: "term.short.reverse",
-    Kind.SCARD: "term.short.steal_card",
-    Kind.BLOCK: "term.short.block",
-    Kind.SCHIP: "term.short.steal_chip",
-}
 
 
 def pad(text: str, cells: int) -> str:
@@ -71,7 +65,7 @@ def kind_label(kind: int) -> str:
     """Return a short label with a shape: ``◆B3``, ``●RW``, ``Skip``."""
     colour = kind_colour(kind)
     if colour < 0:
-        return render(_ACTION_LABELS[Kind(kind)])
+        return render(f"term.short.{ACTION_KEYS[Kind(kind)]}")
     rank = kind_rank(kind)
     shown = render("card.wild_corner") if rank == 0 else str(rank)
     return f"{COLOUR_MARKS[colour]}{colour_letter(colour)}{shown}"
