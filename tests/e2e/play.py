@@ -58,8 +58,8 @@ class Tab:
 
     def ui(self) -> dict[str, Any]:
         data: dict[str, Any] = self.page.evaluate(
-            "() => { const s = window.sequenceStacks; return {you: s.ui.you, view: s.ui.view,"
-            " table: s.ui.table, version: s.socket.version}; }"
+            "() => { const s = window.sequenceStacks; return {you: s.game.you, view: s.game.view,"
+            " table: s.game.table, version: s.socket.version}; }"
         )
         return data
 

@@ -202,7 +202,7 @@ def _ready(page: Page) -> None:
 def _table_ready(page: Page, condition: str) -> None:
     _ready(page)
     page.wait_for_function(
-        "() => { const s = window.sequenceStacks; const ui = s && s.ui;"
+        "() => { const s = window.sequenceStacks; const ui = s && s.game;"
         f" return !!ui && !!ui.table && ({condition}); }}"
     )
 

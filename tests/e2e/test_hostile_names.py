@@ -136,8 +136,8 @@ class Watched:
 
     def ui(self) -> dict[str, Any]:
         data: dict[str, Any] = self.page.evaluate(
-            "() => { const s = window.sequenceStacks; return {you: s.ui.you,"
-            " version: s.socket.version, status: s.ui.table && s.ui.table.status}; }"
+            "() => { const s = window.sequenceStacks; return {you: s.game.you,"
+            " version: s.socket.version, status: s.game.table && s.game.table.status}; }"
         )
         return data
 
@@ -287,7 +287,7 @@ class Game:
             page.reload()
         page.wait_for_function(
             "([seat, version]) => { const s = window.sequenceStacks;"
-            " return s && s.ui.you === seat && s.socket.version === version; }",
+            " return s && s.game.you === seat && s.socket.version === version; }",
             arg=[seat, self.seats[seat].version],
         )
 

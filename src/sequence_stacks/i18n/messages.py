@@ -510,7 +510,10 @@ _ALL: Final = (
     ),
     m("page.lobby.public_tables", "Public tables"),
     m("page.lobby.option_range", "{option}: a whole number from {low} to {high}."),
-    m("page.lobby.refused.bad_request", "These options do not make a game; change them and try again."),
+    m(
+        "page.lobby.refused.bad_request",
+        "These options do not make a game; change them and try again.",
+    ),
     m("page.table.title", "Sequence Stacks table"),
     m("page.missing.title", "No such table"),
     m(

@@ -14,27 +14,9 @@ from typing import Any, Final, assert_never
 
 from babel.numbers import format_decimal
 
+import sequence_stacks.engine.events as ev
 from sequence_stacks.engine import CARD_KIND, Event, Kind, kind_colour, kind_rank
 from sequence_stacks.engine.catalog import ACTION_KEYS
-from sequence_stacks.engine.events import (
-    BlockAnswered,
-    BlockWindowOpened,
-    CardPlayed,
-    CardsDrawn,
-    CardStolen,
-    ChipStolen,
-    ChipTaken,
-    Discarded,
-    GameEnded,
-    PileBlocked,
-    PileCompleted,
-    Reshuffled,
-    ReversePlayed,
-    SkipPlayed,
-    TurnEnded,
-    TurnSkipped,
-    TurnStarted,
-)
 
 from .languages import DEFAULT_LANGUAGE, negotiate
 from .messages import MESSAGES
@@ -162,47 +144,47 @@ def event_message(event: Event) -> tuple[str, dict[str, Any]] | None:  # noqa: P
     The server sends the same to browsers as each event's ``message`` (docs/protocol.md).
     """
     match event:
-        case TurnStarted(seat=seat, turn_number=turn):
+        case ev.TurnStarted(seat=seat, turn_number=turn):
             return "log.TurnStarted", {"player": seat, "turn": turn}
-        case TurnSkipped(seat=seat):
+        case ev.TurnSkipped(seat=seat):
             return "log.TurnSkipped", {"player": seat}
-        case Reshuffled(card_count=count):
+        case ev.Reshuffled(card_count=count):
             return "log.Reshuffled", {"count": count}
-        case CardsDrawn(seat=seat, count=count, cards=cards, reason=reason):
+        case ev.CardsDrawn(seat=seat, count=count, cards=cards, reason=reason):
             seen = ".seen" if cards else ""
             return f"log.CardsDrawn.{reason.value}{seen}", {
                 "player": seat,
                 "count": count,
                 "cards": cards,
             }
-        case CardPlayed(seat=seat, card=card, colour=colour, pile=pile, pile_count=count):
+        case ev.CardPlayed(seat=seat, card=card, colour=colour, pile=pile, pile_count=count):
             args = {"player": seat, "card": card, "pile": (colour, pile), "count": count}
             return _from_top("log.CardPlayed", event.from_discard), args
-        case SkipPlayed(seat=seat, card=card, from_discard=top):
+        case ev.SkipPlayed(seat=seat, card=card, from_discard=top):
             return _from_top("log.SkipPlayed", top), {"player": seat, "card": card}
-        case ReversePlayed(seat=seat, card=card, from_discard=top):
+        case ev.ReversePlayed(seat=seat, card=card, from_discard=top):
             return _from_top("log.ReversePlayed", top), {"player": seat, "card": card}
-        case Discarded(seat=seat, card=card):
+        case ev.Discarded(seat=seat, card=card):
             return "log.Discarded", {"player": seat, "card": card}
-        case CardStolen(seat=seat, stolen=stolen, victim=victim):
+        case ev.CardStolen(seat=seat, stolen=stolen, victim=victim):
             return "log.CardStolen", {"player": seat, "card": stolen, "victim": victim}
-        case ChipStolen(seat=seat, victim=victim, colour=colour):
+        case ev.ChipStolen(seat=seat, victim=victim, colour=colour):
             return coloured("log.ChipStolen", colour), {"player": seat, "victim": victim}
-        case BlockWindowOpened(completer=completer, colour=colour):
+        case ev.BlockWindowOpened(completer=completer, colour=colour):
             return coloured("log.BlockWindowOpened", colour), {"player": completer}
-        case BlockAnswered(seat=seat, blocked=blocked):
+        case ev.BlockAnswered(seat=seat, blocked=blocked):
             answer = "" if blocked is None else ".block" if blocked else ".pass"
             return f"log.BlockAnswered{answer}", {"player": seat}
-        case PileBlocked(blocker=blocker, colour=colour):
+        case ev.PileBlocked(blocker=blocker, colour=colour):
             return coloured("log.PileBlocked", colour), {"player": blocker}
-        case PileCompleted(colour=colour):
+        case ev.PileCompleted(colour=colour):
             return coloured("log.PileCompleted", colour), {}
-        case ChipTaken(seat=seat, colour=colour, taken=taken):
+        case ev.ChipTaken(seat=seat, colour=colour, taken=taken):
             key = "log.ChipTaken" if taken else "log.ChipTaken.none"
             return coloured(key, colour), {"player": seat}
-        case TurnEnded(seat=seat, discarded=discarded):
+        case ev.TurnEnded(seat=seat, discarded=discarded):
             return None if discarded else ("log.TurnEnded.empty", {"player": seat})
-        case GameEnded(winner=winner, reason=reason):
+        case ev.GameEnded(winner=winner, reason=reason):
             if winner is not None:
                 return "log.GameEnded.win", {"player": winner}
             return "log.GameEnded.none", {"reason": reason.value}
