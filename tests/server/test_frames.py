@@ -10,6 +10,7 @@ import random
 from typing import Any
 
 import pytest
+from starlette.testclient import TestClient
 
 from sequence_stacks.engine import (
     CARD_KIND,
@@ -20,10 +21,14 @@ from sequence_stacks.engine import (
     legal_action_ids,
 )
 from sequence_stacks.i18n import MESSAGES, render, set_language, words
-from sequence_stacks.server.entries import Act
+from sequence_stacks.server import MemoryStorage, create_app
+from sequence_stacks.server.entries import Act, Op, SeatKind, TableStatus
 from sequence_stacks.server.protocol import dumps, lobby_dict, sync_frame, update_frame
+from sequence_stacks.server.scheduler import TimerKind
 from sequence_stacks.server.storage import TableRow
 from sequence_stacks.server.table import Entry, Table
+
+from .harness import FAST
 
 SEQUENCE_LENGTH = 5
 
@@ -210,3 +215,21 @@ def test_the_action_table_names_the_slot_a_play_goes_on(seed: int) -> None:
                 checked += 1
         _step(table, rng)
     assert checked > 5
+
+
+def test_the_catalog_serves_the_engine_s_and_the_server_s_vocabularies() -> None:
+    with TestClient(create_app(FAST, storage=MemoryStorage())) as client:
+        served = client.get("/api/catalog").json()
+    assert served["ops"] == [op.value for op in Op]
+    assert served["seat_kinds"] == [kind.value for kind in SeatKind]
+    assert served["table_statuses"] == [status.value for status in TableStatus]
+    assert served["timer_kinds"] == [kind.value for kind in TimerKind]
+    assert served["phases"] == ["playing", "block_window", "over"]
+    assert served["events"]["CardPlayed"] == [
+        "seat",
+        "card",
+        "from_discard",
+        "colour",
+        "slot",
+        "pile_count",
+    ]

@@ -15,8 +15,7 @@ from typing import Any, Final, assert_never
 from babel.numbers import format_decimal
 
 import sequence_stacks.engine.events as ev
-from sequence_stacks.engine import CARD_KIND, Event, Kind, kind_colour, kind_rank
-from sequence_stacks.engine.catalog import ACTION_KEYS
+from sequence_stacks.engine import ACTION_KEYS, CARD_KIND, Event, Kind, kind_colour, kind_rank
 
 from .languages import DEFAULT_LANGUAGE, negotiate
 from .messages import MESSAGES

@@ -266,8 +266,8 @@ def try_move(index: int, action_id: int) -> Tried:
         state, more = apply(state, seat, Action(answer))
         seen.extend(more)
     expected = any(match.fits(action) for match in lesson.awaited)
-    events = _events(seen, state.settings.piles_per_colour)
-    return Tried(expected, events, observe(state, LEARNER).to_dict())
+    told = _events(seen, state.settings.piles_per_colour)
+    return Tried(expected, told, observe(state, LEARNER).to_dict())
 
 
 def _events(events: Sequence[Event], per_colour: int) -> list[dict[str, Any]]:

@@ -14,6 +14,7 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from sequence_stacks.engine import (
+    ACTION_KEYS,
     CARD_KIND,
     Action,
     ActionType,
@@ -22,7 +23,6 @@ from sequence_stacks.engine import (
     kind_colour,
     kind_rank,
 )
-from sequence_stacks.engine.catalog import ACTION_KEYS
 from sequence_stacks.i18n import card_name, coloured, kind_name, render
 
 __all__ = [
