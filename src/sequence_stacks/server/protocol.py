@@ -8,6 +8,7 @@ reach it (R34-R36). See docs/protocol.md.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import json
 import math
@@ -255,9 +256,14 @@ def entry_dict(
     }
 
 
+@functools.lru_cache(maxsize=1024)
 def event_dict(event: Event, piles_per_colour: int) -> dict[str, Any]:
     """An event (already redacted for its viewer) as fields, its pile as a slot, and its
-    log line as data: ``message`` is ``{key, args}`` (None for an event with no line)."""
+    log line as data: ``message`` is ``{key, args}`` (None for an event with no line).
+
+    Made once per event and shared by every frame that carries it (most events read
+    the same for every viewer): the dict is never to be changed.
+    """
     data = event_fields(event, piles_per_colour)
     found = event_message(event)
     data["message"] = None if found is None else _message(*found)
