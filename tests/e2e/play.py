@@ -58,8 +58,8 @@ class Tab:
 
     def ui(self) -> dict[str, Any]:
         data: dict[str, Any] = self.page.evaluate(
-            "() => { const s = window.sequenceStacks; return {you: s.ui.you, view: s.ui.view,"
-            " table: s.ui.table, version: s.socket.version}; }"
+            "() => { const s = window.sequenceStacks; return {you: s.game.you, view: s.game.view,"
+            " table: s.game.table, version: s.socket.version}; }"
         )
         return data
 
@@ -134,8 +134,11 @@ def answer_window(tabs: list[Tab]) -> bool | None:
 
 
 def pass_window(tabs: list[Tab]) -> None:
+    """Each asked player who has not answered yet passes. Answers are held until the
+    window's whole time is up (docs/rules-notes.md N19): the prompt then says so and
+    its buttons go, and the page's version moves on at the window's end."""
     for tab in tabs:
-        if tab.page.locator("#block-prompt").is_visible():
+        if tab.page.locator("#answer-pass").is_visible():
             act_and_wait(tab, lambda page=tab.page: page.click("#answer-pass"))
 
 

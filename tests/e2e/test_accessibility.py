@@ -120,7 +120,7 @@ def a11y_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc
     env = {
         **FAST_BOTS,
         **NO_LIMITS,
-        "SEQUENCE_STACKS_BLOCK_TIMEOUT": "300",
+        "SEQUENCE_STACKS_BLOCK_TIMEOUT": "12",
         "SEQUENCE_STACKS_TURN_TIMEOUT": "300",
         "SEQUENCE_STACKS_GRACE_PERIOD": "300",
         "SEQUENCE_STACKS_HEARTBEAT_INTERVAL": "300",  # Python's seats idle while pages are scanned
@@ -202,7 +202,7 @@ def _ready(page: Page) -> None:
 def _table_ready(page: Page, condition: str) -> None:
     _ready(page)
     page.wait_for_function(
-        "() => { const s = window.sequenceStacks; const ui = s && s.ui;"
+        "() => { const s = window.sequenceStacks; const ui = s && s.game;"
         f" return !!ui && !!ui.table && ({condition}); }}"
     )
 
@@ -222,8 +222,7 @@ def _play_to(
         view = first.view
         assert first.table["status"] != "over", "the game ended first"
         if view["phase"] == "block_window":
-            for seat in view["window_pending"]:
-                table.seats[seat].command("act", action="pass")
+            table.pass_window()
             continue
         seat = table.seats[view["current"]]
         seat.command("act", action=_choice(seat))
@@ -256,16 +255,17 @@ class States:
         # The rule book's five chips (two of each colour): a game this module plays on for
         # several turns must not end before the page's last turn (R32).
         self.game = self._table({"player_count": 2})
-        self.block = self._table({"player_count": 3, "hand_size": 10, "chips_to_win": 10})
+        self.block = self._table(
+            {"player_count": 3, "hand_size": 10, "chips_to_win": 10}, pace="relaxed"
+        )
         self.short = self._table({"player_count": 2, "chips_to_win": 1, "min_each_colour": 0})
         self.open = self._table({"player_count": 3}, seated=2)
-        self.block_seat = self.block.play_until_a_block_is_held()
         self.short.seats[0].command("start")
         _play_to(self.short, lambda view, table: table["status"] == "over")
 
-    def _table(self, options: dict[str, Any], seated: int = 3) -> PythonTable:
+    def _table(self, options: dict[str, Any], seated: int = 3, pace: str = "fast") -> PythonTable:
         names = ["Ann", "Bo", "Cy"][: min(seated, options["player_count"])]
-        table = PythonTable(self.server, options, names)
+        table = PythonTable(self.server, options, names, pace=pace)
         self.stack.callback(table.close)
         return table
 
@@ -324,8 +324,13 @@ class States:
         page.wait_for_selector("#help[open] .rule-book")
         yield "rules"
 
+    def block_window(self) -> int:
+        """A Block window open now that asks a seat holding a Block; that seat (the
+        window lasts its whole time from now: the page must take the seat in it)."""
+        return self.block.play_until_a_block_is_held(time_left=12.0)
+
     def block_prompt(self) -> Iterator[str]:
-        self.sit(self.block, self.block_seat, "ui.view && ui.view.phase === 'block_window'")
+        self.sit(self.block, self.block_window(), "ui.view && ui.view.phase === 'block_window'")
         self.page.wait_for_selector("#block-prompt:not([hidden])")
         yield "block-prompt"
 
@@ -500,7 +505,7 @@ def _refusal(page: Page, states: States, scanner: Scanner) -> None:
 
 def _block(page: Page, states: States) -> None:
     """The Block prompt: its Block button has the focus; Enter blocks; back to the board."""
-    states.sit(states.block, states.block_seat, "ui.view && ui.view.phase === 'block_window'")
+    states.sit(states.block, states.block_window(), "ui.view && ui.view.phase === 'block_window'")
     page.wait_for_selector("#block-prompt:not([hidden])")
     _wait_focus(page, lambda f: f == "#answer-block", "when the Block prompt opened")
     page.keyboard.press("Enter")

@@ -88,8 +88,8 @@ NO_FONT: Final = "\U000f0001\U000f0002\U000f0003\U000f0004"
 # Words each language's tour saw broken across lines (test_no_word_is_broken_...).
 BROKEN: dict[str, list[str]] = {}
 # The page's own state, as the tests read it.
-UI_STATE: Final = """() => { const s = window.sequenceStacks; const u = s.ui;
-  return {you: u.you, view: u.view, fields: u.fields, version: s.socket.version,
+UI_STATE: Final = """() => { const s = window.sequenceStacks; const u = s.game;
+  return {you: u.you, view: u.view, fields: u.actionTable, version: s.socket.version,
           status: u.table && u.table.status, game: u.table && u.table.game}; }"""
 
 _VISIBLE_STRINGS = """() => {
@@ -418,7 +418,7 @@ def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPr
     env = {
         **FAST_BOTS,
         **NO_LIMITS,
-        "SEQUENCE_STACKS_BLOCK_TIMEOUT": "60",
+        "SEQUENCE_STACKS_BLOCK_TIMEOUT": "6",
         "SEQUENCE_STACKS_TURN_TIMEOUT": "120",
         "SEQUENCE_STACKS_GRACE_PERIOD": "120",
     }
@@ -514,7 +514,7 @@ def _create_and_sit(reader: Reader) -> str:
     page.fill("#join-name", "Ann")
     page.click("#join button")
     page.wait_for_selector("#start:not([hidden])")
-    greedy = page.evaluate("window.sequenceStacks.ui.bots.indexOf('greedy')")
+    greedy = page.evaluate("window.sequenceStacks.game.bots.indexOf('greedy')")
     assert greedy >= 0, "no greedy bot to add"
     page.locator("#lobby-seats .lobby-seat.empty button").nth(greedy).click()
     page.wait_for_selector(".lobby-seat.bot")
@@ -570,7 +570,7 @@ def _refuse(reader: Reader, catalog: dict[str, Any]) -> None:
     notice.wait_for(state="visible", timeout=5_000)
     # It hides itself after 6 s; the screens below (desktop then phone) may take longer
     # on a loaded machine, so it stays until it is clicked.
-    page.evaluate("clearTimeout(window.sequenceStacks.ui.notice)")
+    page.evaluate("window.sequenceStacks.notice.keep()")
     shown = notice.inner_text().strip()
     expected = _expected_refusal(reader.language, kind)
     reader.check("refusal", shown == expected, f"the notice says {shown!r}, not {expected!r}")
@@ -676,7 +676,7 @@ def _block_with_a_block_in_hand(reader: Reader) -> None:
     """Python plays a three-seat table until a Block window asks a seat holding a
     Block; the page takes that seat, sees a live Block button and blocks with it."""
     options = {"player_count": 3, "hand_size": 10, "chips_to_win": 10, "min_each_colour": 2}
-    table = PythonTable(reader.server, options, ["Ann", "Bo", "Cy"])
+    table = PythonTable(reader.server, options, ["Ann", "Bo", "Cy"], pace="relaxed")
     try:
         seat = table.play_until_a_block_is_held()
         page = reader.page
@@ -686,8 +686,8 @@ def _block_with_a_block_in_hand(reader: Reader) -> None:
         )
         reader.goto(f"/t/{table.table_id}")
         page.wait_for_function(
-            "seat => { const s = window.sequenceStacks; return s && s.ui.you === seat"
-            " && s.ui.view && s.ui.view.phase === 'block_window'; }",
+            "seat => { const s = window.sequenceStacks; return s && s.game.you === seat"
+            " && s.game.view && s.game.view.phase === 'block_window'; }",
             arg=seat,
         )
         state = reader.state()
@@ -779,7 +779,7 @@ def test_two_players_of_one_table_read_the_same_game_each_in_their_language(
         for reader in (korean, hindi):
             reader.page.wait_for_selector("#board:not([hidden])")
             reader.page.wait_for_function("() => document.querySelectorAll('#log li').length >= 4")
-        facts = "() => { const u = window.sequenceStacks.ui; return [u.table.game,"
+        facts = "() => { const u = window.sequenceStacks.game; return [u.table.game,"
         facts += " u.view.current, u.view.draw_size, u.view.hand_sizes]; }"
         assert korean.page.evaluate(facts) == hindi.page.evaluate(facts)
         lines = {

@@ -64,8 +64,8 @@ class Player:
 
     def ui(self) -> dict[str, Any]:
         data: dict[str, Any] = self.page.evaluate(
-            "() => { const s = window.sequenceStacks; return {you: s.ui.you, view: s.ui.view,"
-            " status: s.ui.table && s.ui.table.status, version: s.socket.version}; }"
+            "() => { const s = window.sequenceStacks; return {you: s.game.you, view: s.game.view,"
+            " status: s.game.table && s.game.table.status, version: s.socket.version}; }"
         )
         return data
 

@@ -64,6 +64,41 @@ def test_r34_public_facts_are_in_every_view(seat: int | None) -> None:
     assert view.to_dict()["phase"] == "playing"
 
 
+def test_r34_a_view_says_who_decides_now() -> None:
+    state = rig(hands={0: ["B5", "R1"]}, piles={0: ["B1", "B2", "B3", "B4"]})
+    for seat in (None, 0, 2):
+        assert observe(state, seat).deciders == (0,)
+    state, _ = act(state, 0, "B5>1")  # completes the pile: a Block window asks the others
+    assert state.phase == Phase.BLOCK_WINDOW
+    assert observe(state, None).deciders == (1, 2, 3) == state.deciders()
+    state, _ = act(state, 2, "pass")
+    assert observe(state, 0).deciders == (1, 3)
+    assert observe(state, 0).to_dict()["deciders"] == [1, 3]
+
+
+@pytest.mark.parametrize(
+    ("piles", "slots"),
+    [
+        ({}, (0, 2)),
+        ({0: ["B1"], 2: ["R1", "R2"]}, (1, 3)),
+        ({1: ["B1"]}, (0, 2)),
+        ({0: ["B1"], 1: ["BW"], 3: ["R1"]}, (None, 2)),
+    ],
+)
+def test_r9_a_view_says_which_slot_a_new_pile_takes(
+    piles: dict[int, list[str]], slots: tuple[int | None, int | None]
+) -> None:
+    state = rig(hands={0: ["B1", "R1"]}, piles=piles)
+    view = observe(state, 1)
+    assert view.new_pile_slots == slots
+    assert view.to_dict()["new_pile_slots"] == list(slots)
+    for colour, slot in enumerate(slots):
+        if slot is None:
+            continue
+        played, _ = act(state, 0, f"{'BR'[colour]}1>new")  # the engine puts it there
+        assert kinds(played.piles[slot]) == [f"{'BR'[colour]}1"]
+
+
 def test_r34_public_effects_of_actions_reach_everyone() -> None:
     state = rig(hands={0: ["B3"], 1: ["R1"]})
     state, events = act(state, 0, "discard B3")

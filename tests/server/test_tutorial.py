@@ -97,7 +97,9 @@ def test_each_awaited_move_does_what_its_words_say() -> None:
     _, events, view = after("complete")
     assert _types(events)[:2] == ["CardPlayed", "BlockWindowOpened"]
     assert "PileCompleted" in _types(events)
-    assert {"type": "ChipTaken", "seat": LEARNER, "colour": 0, "taken": True} in events
+    taken = {"type": "ChipTaken", "seat": LEARNER, "colour": 0, "taken": True}
+    message = {"key": "log.ChipTaken.blue", "args": {"player": LEARNER}}
+    assert {**taken, "message": message} in events
     assert view["chips"][LEARNER] == [1, 0]
     assert view["phase"] == "playing"
     _, events, view = after("discard")

@@ -39,6 +39,7 @@ from .cards import (
     kind_rank,
     kind_text,
 )
+from .catalog import ACTION_KEYS
 from .compiling import by_fields
 from .errors import (
     ILLEGAL_PARAMS,
@@ -73,6 +74,7 @@ from .validation import validate_state
 from .view import View, observe
 
 __all__ = [
+    "ACTION_KEYS",
     "BLOCK_ID",
     "BLUE",
     "CARD_COLOUR",

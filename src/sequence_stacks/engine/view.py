@@ -5,11 +5,12 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from .cards import COLOURS
 from .legality import legal_action_ids
 from .settings import Settings
 from .state import BLOCK_WINDOW, Phase, Result, State
 
-__all__ = ["View", "observe"]
+__all__ = ["View", "new_pile_slots", "observe"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -27,6 +28,10 @@ class View:
         card_epoch: per card id, the shuffle that last put it in the draw pile.
         draw_epoch: the shuffle the current draw pile came from.
         phase: what the game waits for (written as its :attr:`Phase.key` in JSON).
+        deciders: the seats that may act now (:meth:`State.deciders`): the turn owner,
+            or the unanswered opponents of a Block window; empty once the game is over.
+        new_pile_slots: per colour, the slot of ``piles`` a new pile of that colour
+            would take (the colour's first free slot, R9), None when it has none.
         my_answer: the viewer's own answer in an open Block window (None if none).
         legal_action_ids: the viewer's legal actions now (R38).
     """
@@ -50,6 +55,8 @@ class View:
     current: int
     pending_skips: int
     phase: Phase
+    deciders: tuple[int, ...]
+    new_pile_slots: tuple[int | None, ...]
     window_completer: int | None
     window_pile: int | None
     window_pending: tuple[int, ...]
@@ -109,6 +116,8 @@ def observe(state: State, seat: int | None) -> View:
         current=state.current,
         pending_skips=state.pending_skips,
         phase=state.phase,
+        deciders=state.deciders(),
+        new_pile_slots=new_pile_slots(state),
         window_completer=state.window_completer if in_window else None,
         window_pile=state.window_slot if in_window else None,
         window_pending=tuple(state.window_pending) if in_window else (),
@@ -120,6 +129,16 @@ def observe(state: State, seat: int | None) -> View:
         result=state.result,
         legal_action_ids=() if seat is None else tuple(legal_action_ids(state, seat)),
     )
+
+
+def new_pile_slots(state: State) -> tuple[int | None, ...]:
+    """Per colour, the slot a new pile of that colour takes: the first free one (R9)."""
+    per_colour = state.settings.piles_per_colour
+    found: list[int | None] = []
+    for colour in COLOURS:
+        slots = range(colour * per_colour, (colour + 1) * per_colour)
+        found.append(next((slot for slot in slots if not state.piles[slot]), None))
+    return tuple(found)
 
 
 def _hidden_epochs(state: State, hand: list[int], known: list[int]) -> tuple[int, ...]:

@@ -114,7 +114,7 @@ _ALL: Final = (
     m("log.ReversePlayed.top", "{player} plays a Reverse from the discard pile."),
     m("log.CardStolen", "{player} steals {card} from {victim}'s discard pile."),
     # A log line of a move made for a player whose time ran out, its full stop moved.
-    m("log.timed_out", "{line} (timed out)."),
+    m("log.timed_out", "{player}: time ran out, so a bot made the move."),
     m("log.ChipStolen.blue", "{player} steals a blue chip from {victim}."),
     m("log.ChipStolen.red", "{player} steals a red chip from {victim}."),
     m("log.BlockWindowOpened.blue", "{player} completes a blue sequence; opponents may block."),
@@ -461,6 +461,9 @@ _ALL: Final = (
     m("prompt.block", "{player} completed {pile}. Block it?"),
     m("prompt.block_title", "Spend a Block card"),
     m("prompt.no_block_title", "You hold no Block card"),
+    # An answer is kept secret until the Block window's time is up (docs/rules-notes.md N19).
+    m("prompt.answered_pass", "You let it go. Everyone will see what happened when the time is up."),
+    m("prompt.answered_block", "You play your Block. It counts when the time is up."),
     m("choice.end", "End turn"),
     m("choice.cancel", "Cancel"),
     m("choice.hint", "Select a card to see where it can go. A discard ends your turn."),
@@ -510,7 +513,10 @@ _ALL: Final = (
     ),
     m("page.lobby.public_tables", "Public tables"),
     m("page.lobby.option_range", "{option}: a whole number from {low} to {high}."),
-    m("page.lobby.options_refused", "These options do not make a game; change them and try again."),
+    m(
+        "page.lobby.refused.bad_request",
+        "These options do not make a game; change them and try again.",
+    ),
     m("page.table.title", "Sequence Stacks table"),
     m("page.missing.title", "No such table"),
     m(

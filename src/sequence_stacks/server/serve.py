@@ -50,12 +50,18 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--turn-timeout",
         type=float,
-        help=f"seconds a player has to act (default {base.turn_timeout:g})",
+        help=(
+            f"seconds a player's whole turn may last at a table of normal pace "
+            f"(default {base.turn_timeout:g}; twice that relaxed, half fast)"
+        ),
     )
     parser.add_argument(
         "--block-timeout",
         type=float,
-        help=f"seconds to answer a Block window (default {base.block_timeout:g})",
+        help=(
+            f"seconds a Block window lasts at a table of normal pace, for everyone "
+            f"(default {base.block_timeout:g}; 1.6x relaxed, 0.6x fast)"
+        ),
     )
     parser.add_argument(
         "--grace-period",

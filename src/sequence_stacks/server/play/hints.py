@@ -9,7 +9,9 @@ from __future__ import annotations
 from sequence_stacks.bots import HeuristicBot
 from sequence_stacks.engine import Action, View
 
-__all__ = ["hint_bot", "suggestion"]
+from .table import Table
+
+__all__ = ["hint_bot", "offers_hints", "suggestion"]
 
 
 def hint_bot(seed: int) -> HeuristicBot:
@@ -20,3 +22,8 @@ def hint_bot(seed: int) -> HeuristicBot:
 def suggestion(view: View, *, seed: int) -> Action:
     """The hint for the view's seat: what the heuristic bot would do in its place."""
     return hint_bot(seed).choose(view)
+
+
+def offers_hints(table: Table, seat: int | None) -> bool:
+    """Hints are for practice (#15): for a seated player whose every other seat is a bot."""
+    return seat is not None and table.is_practice_for(seat)

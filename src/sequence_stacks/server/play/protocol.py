@@ -8,23 +8,31 @@ reach it (R34-R36). See docs/protocol.md.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import Any, Final, assert_never
 
 from sequence_stacks.engine import (
+    Event,
     GameRecord,
     Replay,
     Settings,
     View,
     action_space,
     event_for,
-    event_to_dict,
     observe,
 )
-from sequence_stacks.engine.catalog import action_fields, seat_action_fields
+from sequence_stacks.engine.catalog import (
+    action_fields,
+    event_fields,
+    pile_slots,
+    seat_action_fields,
+)
+from sequence_stacks.i18n import event_message
 
-from .entries import Op
+from .entries import Op, SeatKind
+from .hints import offers_hints
 from .refusals import Refusal
 from .schedule import Timer
 from .seats import Tally, standings
@@ -34,6 +42,7 @@ __all__ = [
     "ack_frame",
     "chat_frame",
     "entry_dict",
+    "event_dict",
     "hint_frame",
     "lobby_dict",
     "presence_frame",
@@ -118,9 +127,18 @@ def action_field_table(table: Table, viewer: int | None) -> list[dict[str, Any]]
     return seat_action_fields(settings.player_count, settings.piles_per_colour, viewer)
 
 
-def entry_dict(entry: Entry, viewer: int | None, *, full: bool = False) -> dict[str, Any]:
+def entry_dict(
+    entry: Entry,
+    viewer: int | None,
+    *,
+    piles_per_colour: int,
+    timed_out: bool = False,
+    full: bool = False,
+) -> dict[str, Any]:
     """One entry as ``viewer`` may see it: events redacted, Block answers hidden (R29).
 
+    ``message`` is the entry's own log line as data (a seat taken, a game begun, a move
+    made for a player whose time ran out: ``timed_out``); each event carries its own.
     ``full`` skips the redaction: only for replays of finished games.
     """
     action = entry.action
@@ -129,11 +147,11 @@ def entry_dict(entry: Entry, viewer: int | None, *, full: bool = False) -> dict[
     if action is not None:
         hidden = action.type in ANSWERS and entry.seat != viewer and not full
         notation = "answer" if hidden else action.notation()
-        fields = None if hidden else action_fields(action)
-    events = []
-    for event in entry.events:
-        mine = event if full else event_for(event, viewer)
-        events.append(event_to_dict(mine))
+        fields = None if hidden else action_fields(action, piles_per_colour)
+    events = [
+        event_dict(event if full else event_for(event, viewer), piles_per_colour)
+        for event in entry.events
+    ]
     return {
         "version": entry.version,
         "op": entry.op.value,
@@ -142,8 +160,68 @@ def entry_dict(entry: Entry, viewer: int | None, *, full: bool = False) -> dict[
         "action": notation,
         "action_fields": fields,
         "auto": entry.auto,
+        "timed_out": timed_out,
+        "message": _entry_message(entry, timed_out=timed_out),
         "events": events,
     }
+
+
+@functools.lru_cache(maxsize=1024)
+def event_dict(event: Event, piles_per_colour: int) -> dict[str, Any]:
+    """An event (already redacted for its viewer) as fields, its pile as a slot, and its
+    log line as data: ``message`` is ``{key, args}`` (None for an event with no line).
+
+    Made once per event and shared by every frame that carries it (most events read
+    the same for every viewer): the dict is never to be changed.
+    """
+    data = event_fields(event, piles_per_colour)
+    found = event_message(event)
+    data["message"] = None if found is None else _message(*found)
+    return data
+
+
+def _message(key: str, args: dict[str, Any]) -> dict[str, Any]:
+    return {"key": key, "args": args}
+
+
+def _entry_message(entry: Entry, *, timed_out: bool) -> dict[str, Any] | None:
+    """An entry's own log line: the seat it changed, the game it began, or that the
+    move it holds was made for a player whose time ran out."""
+    op = entry.op
+    match op:
+        case Op.SIT | Op.LEAVE | Op.ADD_BOT | Op.REMOVE_BOT | Op.REPLACE | Op.RECLAIM:
+            return (
+                None if entry.seat is None else _message(f"log.{op.value}", {"player": entry.seat})
+            )
+        case Op.START:
+            return _message("log.start", {"game": entry.game})
+        case Op.ACT:
+            return _message("log.timed_out", {"player": entry.seat}) if timed_out else None
+        case _:
+            assert_never(op)
+
+
+def _timed_out(table: Table, entry: Entry) -> bool:
+    """True for a move the server made for a person whose time ran out (an automatic
+    action of a seat a person holds). A Block-window answer is not one: a window's end
+    answers "pass" for everyone who gave no answer, as R29 has it (docs/rules-notes.md N19)."""
+    seat = entry.seat
+    action = entry.action
+    return (
+        entry.op is Op.ACT
+        and entry.auto
+        and seat is not None
+        and action is not None
+        and action.type not in ANSWERS
+        and table.seats[seat].kind is SeatKind.HUMAN
+    )
+
+
+def _table_entry(table: Table, entry: Entry, viewer: int | None) -> dict[str, Any]:
+    """An entry of ``table``'s log as ``viewer`` hears of it."""
+    per_colour = table.settings.piles_per_colour
+    timed_out = _timed_out(table, entry)
+    return entry_dict(entry, viewer, piles_per_colour=per_colour, timed_out=timed_out)
 
 
 def ack_frame(client_id: str, version: int, *, duplicate: bool = False) -> dict[str, Any]:
@@ -203,6 +281,7 @@ def sync_frame(
     if missed is None:
         game = table.game_no
         missed = [entry for entry in history if entry.game == game][-LOG_LIMIT:]
+    playing = table.state is not None
     return {
         "type": "sync",
         "version": table.version,
@@ -210,11 +289,13 @@ def sync_frame(
         "token_rejected": token_rejected,
         "table": lobby_dict(table, connected),
         "view": view_dict(table, seat),
-        "actions": action_table(table, seat) if table.state is not None else None,
-        "action_table": action_field_table(table, seat) if table.state is not None else None,
+        "actions": action_table(table, seat) if playing else None,
+        "action_table": action_field_table(table, seat) if playing else None,
+        "slots": pile_slots(table.settings.piles_per_colour) if playing else None,
+        "hints": offers_hints(table, seat),
         "bots": list(bots),
         "reset": reset,
-        "entries": [entry_dict(entry, seat) for entry in missed],
+        "entries": [_table_entry(table, entry, seat) for entry in missed],
         "timer": timer_dict(timer),
     }
 
@@ -228,17 +309,20 @@ def update_frame(
     timer: Mapping[str, Any] | None,
 ) -> dict[str, Any]:
     """One entry as ``seat`` hears of it, with the table, the view and the countdown
-    after it (and the action table when a game starts)."""
+    after it, whether hints are offered to ``seat`` (and the action table and the
+    piles' slots when a game starts)."""
     frame = {
         "type": "update",
-        **entry_dict(entry, seat),
+        **_table_entry(table, entry, seat),
         "table": lobby,
         "view": view_dict(table, seat),
+        "hints": offers_hints(table, seat),
         "timer": timer,
     }
     if entry.op == Op.START:
         frame["actions"] = action_table(table, seat)
         frame["action_table"] = action_field_table(table, seat)
+        frame["slots"] = pile_slots(table.settings.piles_per_colour)
     return frame
 
 
@@ -254,14 +338,15 @@ def replay_frame(
     replay = Replay(record)
     viewer = None if over else seat
     total = len(record.actions)
+    per_colour = settings.piles_per_colour
     entry = Entry(0, Op.START, None, 0, None, tuple(replay.start_events))
-    moves = [_move(entry, viewer, over)]
+    moves = [_move(entry, viewer, over, per_colour)]
     tallies = [Tally() for _ in range(settings.player_count)]
     # Exactly ``step`` actions: the position after them, the entry of the last one.
     for _, actor, action, step_events in itertools.islice(replay, step):
         entry = Entry(0, Op.ACT, actor, 0, action, tuple(step_events))
         if step == total:
-            moves.append(_move(entry, viewer, over))
+            moves.append(_move(entry, viewer, over, per_colour))
             for event in step_events:
                 for counted, tally in enumerate(tallies):
                     tally.count(event, counted)
@@ -272,9 +357,10 @@ def replay_frame(
         "over": over,
         "you": seat,
         "settings": settings.to_dict(),
+        "slots": pile_slots(per_colour),
         "view": observe(state, viewer).to_dict(),
         # The full view only once the game is over (R36 protects a running game).
-        "entry": entry_dict(entry, viewer, full=over),
+        "entry": entry_dict(entry, viewer, piles_per_colour=per_colour, full=over),
         "hands": [list(hand) for hand in state.hands] if over else None,
     }
     if step == total:
@@ -283,7 +369,7 @@ def replay_frame(
     return frame
 
 
-def _move(entry: Entry, viewer: int | None, over: bool) -> dict[str, Any]:
+def _move(entry: Entry, viewer: int | None, over: bool, per_colour: int) -> dict[str, Any]:
     """One step of a move list: who acted and its events, as ``entry_dict`` redacts them."""
-    shown = entry_dict(entry, viewer, full=over)
+    shown = entry_dict(entry, viewer, piles_per_colour=per_colour, full=over)
     return {"seat": shown["seat"], "events": shown["events"]}

@@ -31,7 +31,6 @@ from sequence_stacks.engine import (
     apply,
     deck_for,
     event_for,
-    event_to_dict,
     kind_from_text,
     kind_text,
     observe,
@@ -39,7 +38,9 @@ from sequence_stacks.engine import (
 )
 from sequence_stacks.engine import Settings as EngineSettings
 from sequence_stacks.engine import card_text as engine_card_text
-from sequence_stacks.engine.catalog import seat_action_fields
+from sequence_stacks.engine.catalog import pile_slots, seat_action_fields
+
+from .protocol import event_dict
 
 __all__ = [
     "LEARNER",
@@ -265,16 +266,18 @@ def try_move(index: int, action_id: int) -> Tried:
         state, more = apply(state, seat, Action(answer))
         seen.extend(more)
     expected = any(match.fits(action) for match in lesson.awaited)
-    return Tried(expected, _events(seen), observe(state, LEARNER).to_dict())
+    told = _events(seen, state.settings.piles_per_colour)
+    return Tried(expected, told, observe(state, LEARNER).to_dict())
 
 
-def _events(events: Sequence[Event]) -> list[dict[str, Any]]:
-    return [event_to_dict(event_for(event, LEARNER)) for event in events]
+def _events(events: Sequence[Event], per_colour: int) -> list[dict[str, Any]]:
+    return [event_dict(event_for(event, LEARNER), per_colour) for event in events]
 
 
 def tutorial_dict() -> dict[str, Any]:
     """The whole tutorial for the browser: each lesson's words, rules and the learner's
-    view of its position, and the learner's action table (the same for every lesson)."""
+    view of its position, and the learner's action table and the piles' slots (the
+    same for every lesson)."""
     settings = EngineSettings.from_dict(_SETTINGS)
     lessons = [
         {
@@ -289,8 +292,9 @@ def tutorial_dict() -> dict[str, Any]:
         }
         for index, lesson in enumerate(LESSONS)
     ]
-    table = seat_action_fields(settings.player_count, settings.piles_per_colour, LEARNER)
-    return {"lessons": lessons, "action_table": table}
+    per_colour = settings.piles_per_colour
+    table = seat_action_fields(settings.player_count, per_colour, LEARNER)
+    return {"lessons": lessons, "action_table": table, "slots": pile_slots(per_colour)}
 
 
 def awaited_ids(index: int) -> list[int]:

@@ -1,9 +1,10 @@
 // The lobby page: create a table, list public tables. Every word is a message (#13).
 
 import { h } from "./dom.js";
-import { refusalLine, seatLabel, tableName } from "./eventlog.js";
+import { refusalLine, seatLabel, tableName } from "./words.js";
 import { formatNumber, loadWords, t } from "./messages.js";
 import { setUpPage } from "./pagewords.js";
+import { SEAT_KIND, TABLE_STATUS } from "./vocabulary.js";
 
 const form = document.querySelector("#create");
 const list = document.querySelector("#tables");
@@ -48,8 +49,8 @@ form.addEventListener("submit", async (event) => {
   const data = await response.json();
   if (!response.ok) {
     // The options' own names stay off the screen: a refused set of options is told in
-    // the reader's words; any other refusal by its code.
-    problem.textContent = data.code === "bad_request" ? t("page.lobby.options_refused") : refusalLine(data, (seat) => t("seat.numbered", { number: seat + 1 }));
+    // the reader's words (page.lobby.refused.bad_request); any other refusal by its code.
+    problem.textContent = refusalLine(data, (seat) => t("seat.numbered", { number: seat + 1 }), "lobby");
     return;
   }
   location.href = data.url;
@@ -92,15 +93,15 @@ quick.addEventListener("submit", async (event) => {
 });
 
 function seatText(seat) {
-  if (seat.kind === "empty") return t("lobby.open_seat");
-  if (seat.kind !== "bot") return seat.name;
+  if (seat.kind === SEAT_KIND.EMPTY) return t("lobby.open_seat");
+  if (seat.kind !== SEAT_KIND.BOT) return seat.name;
   // A bot the server named is worded from its label ("Greedy bot 2", "Ann (bot)");
   // rows stored before labels existed carry only the name.
   return seat.label ? seatLabel(seat) : t("lobby.bot_seat", { name: seat.name });
 }
 
 function statusText(table, open) {
-  if (table.status === "lobby") return t("lobby.open_seats", { count: open });
+  if (table.status === TABLE_STATUS.LOBBY) return t("lobby.open_seats", { count: open });
   return t(`lobby.status.${table.status}`);
 }
 
@@ -117,8 +118,8 @@ async function refresh() {
   for (const table of data.tables) {
     const item = document.createElement("li");
     item.className = "table-row";
-    const open = table.seats.filter((s) => s.kind === "empty").length;
-    const who = table.seats.filter((s) => s.kind !== "empty").map(seatText).join(t("list.separator"));
+    const open = table.seats.filter((s) => s.kind === SEAT_KIND.EMPTY).length;
+    const who = table.seats.filter((s) => s.kind !== SEAT_KIND.EMPTY).map(seatText).join(t("list.separator"));
     const title = t("lobby.table_named", { name: tableName(table.id), count: table.players });
     item.append(
       h("a", { href: `/t/${encodeURIComponent(table.id)}` }, title),

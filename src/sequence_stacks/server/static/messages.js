@@ -1,9 +1,12 @@
 // Words and facts from the server, loaded once before the first render (#13): the
 // message templates (GET /api/messages, defined in sequence_stacks/i18n/messages.py) and
-// the engine's catalog (GET /api/catalog: colours, card kinds, what each card id is).
+// the catalog (GET /api/catalog: colours, card kinds, what each card id is, and every
+// vocabulary, which vocabulary.js names).
 // `t(key, args)` fills a template's named placeholders; a count picks the plural form
 // through the CLDR rules of the page's language (Intl.PluralRules), and numbers are
 // written with Intl.NumberFormat. Nothing here touches the DOM, so Node can test it.
+
+import { setVocabulary } from "./vocabulary.js";
 
 const loaded = {
   messages: {},
@@ -24,6 +27,7 @@ function setLanguage(lang) {
 export function setWords({ messages, catalog, lang = loaded.lang }) {
   loaded.messages = messages ?? {};
   loaded.catalog = catalog ?? null;
+  setVocabulary(loaded.catalog);
   setLanguage(lang);
 }
 

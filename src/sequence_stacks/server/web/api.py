@@ -21,6 +21,7 @@ from sequence_stacks.i18n.rulebook import rule_book
 from sequence_stacks.server.play import LISTING_PAGE, Refusal, RefusalCode, TableService
 from sequence_stacks.server.play.commands import decode_body
 from sequence_stacks.server.play.tutorial import LESSONS, try_move, tutorial_dict
+from sequence_stacks.server.play.vocabulary import server_vocabulary
 from sequence_stacks.server.store import ListingCursor
 
 from .pages import VARY, reader_language
@@ -242,7 +243,7 @@ async def tutorial_move(request: Request) -> Response:
 
 # --- documents clients cache ------------------------------------------------------------
 
-_CATALOG: Final = frozen(catalog())
+_CATALOG: Final = frozen(catalog() | server_vocabulary())
 
 
 async def catalog_document(request: Request) -> Response:

@@ -1,8 +1,8 @@
-// Log lines from data (#13): an engine event or a table entry becomes a message key and
-// its arguments, then words. This is the browser's copy of `event_message` and `words`
-// in sequence_stacks/i18n/render.py (same keys, same argument names); tests/js checks
-// the two give the same line for every event kind. Card facts come from the catalog.
-// No DOM here.
+// Data in words (#13, #23): a card, a colour, a pile, a seat, a table; a message the
+// server sent as data ({key, args}: an event's or a table entry's log line, a refusal's
+// reason) filled in with its arguments worded here, as `words` in
+// sequence_stacks/i18n/render.py words them (tests/js checks every event kind gives
+// Python's line). Card facts come from the catalog. No DOM here.
 
 import { catalog, has, t } from "./messages.js";
 
@@ -43,84 +43,21 @@ export function coloured(key, colour) {
   return `${key}.${catalog().colours[colour].key}`;
 }
 
-/** A sequence pile in words: its colour and its index within that colour. */
+/** A sequence pile in words: its colour and its index within that colour (from 0). */
 export function pileName(colour, index) {
   return t(coloured("pile.name", colour), { number: index + 1 });
+}
+
+/** A pile slot in words, from what `slots` (a frame's or lesson's) says the slot is. */
+export function slotName(slots, slot) {
+  const { colour, index } = slots[slot];
+  return pileName(colour, index);
 }
 
 function message(key, args) {
   return { key, args };
 }
 
-/**
- * The message key of an event and its arguments as data (see `words`), or null for
- * an event with no log line (an ordinary end of turn). Reads fields, never `text`.
- */
-export function eventMessage(event) {
-  const kind = event.type;
-  const top = event.from_discard ? ".top" : "";
-  const seat = event.seat;
-  switch (kind) {
-    case "TurnStarted":
-      return message("log.TurnStarted", { player: seat, turn: event.turn_number });
-    case "Reshuffled":
-      return message("log.Reshuffled", { count: event.card_count });
-    case "CardsDrawn": {
-      const seen = event.cards.length ? ".seen" : "";
-      const args = { player: seat, count: event.count, cards: event.cards };
-      return message(`log.CardsDrawn.${event.reason}${seen}`, args);
-    }
-    case "CardPlayed": {
-      const args = { player: seat, card: event.card, pile: [event.colour, event.pile] };
-      return message(`log.CardPlayed${top}`, { ...args, count: event.pile_count });
-    }
-    case "TurnSkipped":
-    case "SkipPlayed":
-    case "ReversePlayed":
-    case "Discarded":
-      return message(`log.${kind}${top}`, { player: seat, card: event.card ?? null });
-    case "CardStolen":
-      return message("log.CardStolen", { player: seat, card: event.stolen, victim: event.victim });
-    case "ChipStolen":
-      return message(coloured("log.ChipStolen", event.colour), { player: seat, victim: event.victim });
-    case "BlockWindowOpened":
-      return message(coloured(`log.${kind}`, event.colour), { player: event.completer });
-    case "BlockAnswered": {
-      const answer = event.blocked === true ? ".block" : event.blocked === false ? ".pass" : "";
-      return message(`log.BlockAnswered${answer}`, { player: seat });
-    }
-    case "PileBlocked":
-      return message(coloured(`log.${kind}`, event.colour), { player: event.blocker });
-    case "PileCompleted":
-      return message(coloured(`log.${kind}`, event.colour), {});
-    case "ChipTaken":
-      return message(event.taken ? coloured("log.ChipTaken", event.colour) : coloured("log.ChipTaken.none", event.colour), { player: seat });
-    case "TurnEnded":
-      return event.discarded ? null : message("log.TurnEnded.empty", { player: seat });
-    case "GameEnded":
-      if (event.winner !== null && event.winner !== undefined) return message("log.GameEnded.win", { player: event.winner });
-      return message("log.GameEnded.none", { reason: event.reason });
-    default:
-      console.error(`not an event: ${kind}`);
-      return null;
-  }
-}
-
-// Table entries that name the seat they changed; `start` names the game instead.
-const SEAT_OPS = new Set(["sit", "leave", "add_bot", "remove_bot", "replace", "reclaim"]);
-
-/** The message of a table entry itself (a seat taken, a game begun), or null. */
-export function entryMessage(entry) {
-  if (SEAT_OPS.has(entry.op)) return entry.seat === null ? null : message(`log.${entry.op}`, { player: entry.seat });
-  if (entry.op === "start") return message("log.start", { game: entry.game });
-  return null;
-}
-
-/**
- * A message's data arguments in words, by name: `player` and `victim` are seats (named
- * by `player(seat)`), `card` a card id, `cards` card ids, `pile` [colour, index within
- * the colour], `colour` a colour, `reason` an end reason; numbers stay numbers.
- */
 // Friendly table names (#15): an animal picked by the table's id, in the reader's words.
 export const ANIMALS = ["otter", "fox", "owl", "panda", "tiger", "koala", "dolphin", "penguin", "rabbit", "turtle", "hedgehog", "squirrel", "zebra", "giraffe", "elephant", "whale"];
 
@@ -148,6 +85,13 @@ export function seatLabel(seat) {
   return t(label.key, args);
 }
 
+/**
+ * A message's data arguments in words, by name: `player` and `victim` are seats (named
+ * by `player(seat)`, the reader's way: "You", a name), `card` a card id, `cards` card
+ * ids, `kind` a card kind, `pile` [colour, index within the colour] (a pile a refusal
+ * names may not exist, so no slot), `colour` a colour, `reason` an end reason; numbers
+ * stay numbers.
+ */
 export function words(args, player) {
   const out = {};
   for (const [name, value] of Object.entries(args)) {
@@ -169,10 +113,9 @@ export function line(found, player) {
   return t(found.key, words(found.args, player));
 }
 
-/** One event's log line, or null. */
+/** One event's log line (the server sends its message), or null for an event with none. */
 export function eventLine(event, player) {
-  const found = eventMessage(event);
-  return found ? line(found, player) : null;
+  return event.message ? line(event.message, player) : null;
 }
 
 /**
@@ -191,13 +134,16 @@ export function refusalMessage(detail) {
 
 /**
  * Why a request changed nothing, from a `refused`/`error` frame or an HTTP error body:
- * the engine's reason when the frame has a `detail` {key, args}, else `refused.<code>`;
- * wrapped with the rule id when there is one.
+ * the engine's reason when the frame has a `detail` {key, args}, else the page's own
+ * words for the code (`page.<page>.refused.<code>`, if it has them), else
+ * `refused.<code>`; wrapped with the rule id when there is one.
  */
-export function refusalLine(frame, player) {
+export function refusalLine(frame, player, page = null) {
   let reason;
   const detail = frame.detail && refusalMessage(frame.detail);
+  const own = page && `page.${page}.refused.${frame.code}`;
   if (detail && has(detail.key)) reason = line(detail, player);
+  else if (own && has(own)) reason = t(own);
   else reason = t(has(`refused.${frame.code}`) ? `refused.${frame.code}` : "refused.bad_request");
   return frame.rule ? t("refused.with_rule", { reason, rule: frame.rule }) : reason;
 }
