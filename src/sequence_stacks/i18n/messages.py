@@ -462,7 +462,10 @@ _ALL: Final = (
     m("prompt.block_title", "Spend a Block card"),
     m("prompt.no_block_title", "You hold no Block card"),
     # An answer is kept secret until the Block window's time is up (docs/rules-notes.md N19).
-    m("prompt.answered_pass", "You let it go. Everyone will see what happened when the time is up."),
+    m(
+        "prompt.answered_pass",
+        "You let it go. Everyone will see what happened when the time is up.",
+    ),
     m("prompt.answered_block", "You play your Block. It counts when the time is up."),
     m("choice.end", "End turn"),
     m("choice.cancel", "Cancel"),
