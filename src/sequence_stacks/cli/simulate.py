@@ -37,10 +37,18 @@ from sequence_stacks.sim import (
 
 from .common import CliError, make_console, print_json
 
-__all__ = ["add_report_parser", "add_simulate_parser", "run_report", "run_simulate"]
+__all__ = [
+    "add_report_parser",
+    "add_simulate_parser",
+    "player_counts_arg",
+    "run_report",
+    "run_simulate",
+    "vary_arg",
+]
 
 
-def _player_counts(text: str) -> list[int]:
+def player_counts_arg(text: str) -> list[int]:
+    """Parse ``2,3,4`` into player counts (an argparse ``type``)."""
     try:
         counts = [int(part) for part in text.split(",") if part.strip()]
     except ValueError:
@@ -52,7 +60,8 @@ def _player_counts(text: str) -> list[int]:
     return counts
 
 
-def _vary(text: str) -> tuple[str, list[str]]:
+def vary_arg(text: str) -> tuple[str, list[str]]:
+    """Parse ``option=v1,v2`` into the option and its values (an argparse ``type``)."""
     name, sep, values = text.partition("=")
     name = name.strip().replace("-", "_")
     if not sep or not values.strip():
@@ -68,7 +77,7 @@ def add_simulate_parser(parser: argparse.ArgumentParser, bot_list: object) -> No
     """Add the `simulate` options to its subparser."""
     parser.add_argument(
         "--players",
-        type=_player_counts,
+        type=player_counts_arg,
         default=[4],
         metavar="N[,N...]",
         help="player count(s), 2-6; several make one config each (default 4)",
@@ -95,7 +104,7 @@ def add_simulate_parser(parser: argparse.ArgumentParser, bot_list: object) -> No
     parser.add_argument(
         "--vary",
         action="append",
-        type=_vary,
+        type=vary_arg,
         default=[],
         metavar="NAME=V1,V2",
         help="sweep an option: one config per value (repeatable: all combinations)",

@@ -11,26 +11,28 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .results import ResultsWriter, Row
-from .runner import RunStats, Task, play_row
+from .results import Row
+from .runner import PlayFn, RowSink, RunStats, Task, play_row
 
 __all__ = ["run_ray"]
 
 
-def _play_batch(batch: list[Task]) -> list[Row]:
-    return [play_row(config, index) for config, index in batch]
+def _play_batch(batch: list[Task], play: PlayFn) -> list[Row]:
+    return [play(config, index, None) for config, index in batch]
 
 
 def run_ray(
     tasks: Sequence[Task],
-    writer: ResultsWriter,
+    writer: RowSink,
     *,
     address: str | None = None,
     on_row: Callable[[Row], None] | None = None,
     batch_size: int = 8,
     max_in_flight: int = 64,
+    play: PlayFn = play_row,
 ) -> RunStats:
-    """Play ``tasks`` as Ray tasks, writing each row as its batch returns.
+    """Play ``tasks`` as Ray tasks, writing each row as its batch returns (``play``
+    turns a task into its row, :func:`~.runner.play_row` by default).
 
     Ctrl-C cancels what is still running and keeps the finished rows. Shuts Ray down
     afterwards only if this call started it.
@@ -48,7 +50,7 @@ def run_ray(
     try:
         while batches or pending:
             while batches and len(pending) < max_in_flight:
-                pending.append(remote.remote(batches.pop(0)))
+                pending.append(remote.remote(batches.pop(0), play))
             done, pending = ray.wait(pending, num_returns=1)
             for row in ray.get(done[0]):
                 writer.write(row)

@@ -1,0 +1,231 @@
+"""A design dossier: a rule variant's qualities, measured with intervals, in one run.
+
+:func:`run_dossier` plays what the spec needs (:mod:`.dossier_plan`) into
+``traces.jsonl`` in the output folder: first a pilot (four games or one round of deals
+per config) that times each config, then the games the budget allows. The plan is saved
+as ``plan.json``, so running again with the same folder continues where it stopped;
+a plan given explicitly replays another dossier's games exactly. Then it writes
+``dossier.json`` (every figure with its interval and seeds), the figures as PNGs and
+``dossier.html``, one self-contained page.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import os
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Final, Protocol
+
+from .dossier_analysis import analyse_dossier
+from .dossier_plan import DossierSpec, Job, Plan, allocate, build_jobs, pilot_games
+from .metrics import NO_CHANCE, Pace
+from .results import Row
+from .runner import PlayFn, RunStats, Task, tasks_of
+from .traces import TraceWriter, play_trace
+from .winchance import ChipsWinChance, WinChance
+
+__all__ = ["DossierError", "DossierOutcome", "DossierProgress", "run_dossier", "write_dossier"]
+
+PLAN_FILE: Final = "plan.json"
+TRACE_FILE: Final = "traces.jsonl"
+# Time kept back from the budget for the analysis, figures and page: a fixed part and
+# a part per group (bootstraps, plots); and the share of the workers' time that plays.
+_RESERVE_S: Final = 15.0
+_RESERVE_PER_GROUP_S: Final = 4.0
+_EFFICIENCY: Final = 0.9
+
+
+class DossierError(Exception):
+    """A dossier that cannot go on (a folder holding another study's plan)."""
+
+
+class DossierProgress(Protocol):
+    """How a run reports progress (the CLI draws a bar; tests may count)."""
+
+    def phase(self, name: str, *, games: int, work: float) -> None:
+        """A phase starts: ``games`` to play, worth ``work`` (estimated seconds)."""
+
+    def advance(self, work: float) -> None:
+        """A game finished, worth ``work``."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DossierOutcome:
+    """What a run did: games played now, whether it was stopped, and where the page is
+    (None when stopped before the end)."""
+
+    played: int
+    interrupted: bool
+    page: Path | None
+    seconds: float
+
+
+class _Quiet:
+    def phase(self, name: str, *, games: int, work: float) -> None:
+        del name, games, work
+
+    def advance(self, work: float) -> None:
+        del work
+
+
+def _load_plan(out: Path) -> Plan | None:
+    path = out / PLAN_FILE
+    if not path.exists():
+        return None
+    return Plan.from_dict(json.loads(path.read_text(encoding="utf-8")))
+
+
+def _save_plan(out: Path, plan: Plan) -> None:
+    (out / PLAN_FILE).write_text(json.dumps(plan.to_dict(), indent=2) + "\n", encoding="utf-8")
+
+
+def _check_folder(out: Path, spec: DossierSpec, given: Plan | None) -> Plan | None:
+    saved = _load_plan(out)
+    if saved is None:
+        return given
+    if not saved.spec.same_study(spec) or (given is not None and given.games != saved.games):
+        raise DossierError(
+            f"{out} holds a dossier of another study ({PLAN_FILE}); use another --out "
+            "folder, or delete that one to start again"
+        )
+    return saved
+
+
+@dataclasses.dataclass(slots=True)
+class _Runner:
+    """Plays task lists on the chosen backend into the trace file."""
+
+    writer: TraceWriter
+    play: PlayFn
+    workers: int
+    backend: str
+    address: str | None
+    progress: DossierProgress
+
+    def run(self, tasks: Sequence[Task], cost: Callable[[Task], float], name: str) -> RunStats:
+        costs = {config.config_id: cost((config, 0)) for config, _ in tasks}
+        self.progress.phase(name, games=len(tasks), work=sum(cost(task) for task in tasks))
+
+        def on_row(row: Row) -> None:
+            self.progress.advance(costs[str(row["config_id"])])
+
+        if self.backend == "ray":
+            from .ray_backend import run_ray  # noqa: PLC0415 (needs the ray extra)
+
+            return run_ray(
+                tasks,
+                self.writer,
+                address=self.address,
+                on_row=on_row,
+                play=self.play,
+                batch_size=2,
+            )
+        from .runner import run_tasks  # noqa: PLC0415
+
+        return run_tasks(
+            tasks, self.writer, workers=self.workers, on_row=on_row, play=self.play, batch_size=2
+        )
+
+
+def _pilot_costs(jobs: Sequence[Job], writer: TraceWriter) -> dict[str, float]:
+    seconds: dict[str, list[float]] = {}
+    for trace in writer.traces:
+        seconds.setdefault(trace.config_id, []).append(trace.seconds)
+    return {
+        job.config.config_id: statistics.fmean(seconds.get(job.config.config_id, [0.01]))
+        for job in jobs
+    }
+
+
+def run_dossier(
+    spec: DossierSpec,
+    out: Path,
+    *,
+    plan: Plan | None = None,
+    workers: int = 1,
+    backend: str = "process",
+    address: str | None = None,
+    progress: DossierProgress | None = None,
+    win_chance: WinChance | None = None,
+    pace: Pace | None = None,
+    title: str = "Sequence Stacks design dossier",
+) -> DossierOutcome:
+    """Play what ``spec`` (or ``plan``) needs into ``out`` and write the dossier there.
+
+    Resumes the plan saved in ``out``; raises DossierError if ``out`` holds another
+    study. ``plan``, when given, fixes every config's games (a replay). Ctrl-C (or
+    SIGTERM) stops the play and keeps the finished games; the page is then not written.
+    """
+    start = time.monotonic()
+    out.mkdir(parents=True, exist_ok=True)
+    spec = plan.spec if plan is not None else spec
+    chosen = _check_folder(out, spec, plan)
+    chance = win_chance or ChipsWinChance()
+    play: PlayFn = functools.partial(play_trace, win_chance=chance)
+    played = 0
+    with TraceWriter(out / TRACE_FILE) as writer:
+        runner = _Runner(writer, play, workers, backend, address, progress or _Quiet())
+        if chosen is None:
+            jobs = build_jobs(spec)
+            pilot = [dataclasses.replace(j.config, games=pilot_games(j)) for j in jobs]
+            stats = runner.run(tasks_of(pilot, writer.done_keys()), lambda _: 1.0, "pilot")
+            played += stats.played
+            if stats.interrupted:
+                return DossierOutcome(played, True, None, time.monotonic() - start)
+            groups = len({(job.variant, job.players) for job in jobs})
+            left = spec.budget_s - (time.monotonic() - start)
+            left -= _RESERVE_S + _RESERVE_PER_GROUP_S * groups
+            chosen = allocate(spec, _pilot_costs(jobs, writer), left * workers * _EFFICIENCY)
+            _save_plan(out, chosen)
+        elif _load_plan(out) is None:
+            _save_plan(out, chosen)
+        seconds = chosen.seconds_per_game
+        configs = [job.config for job in chosen.jobs()]
+        stats = runner.run(
+            tasks_of(configs, writer.done_keys()),
+            lambda task: seconds.get(task[0].config_id, 1.0),
+            "games",
+        )
+        played += stats.played
+        if stats.interrupted:
+            return DossierOutcome(played, True, None, time.monotonic() - start)
+        traces = list(writer.traces)
+    data = analyse_dossier(chosen, traces, pace=pace, no_chance=NO_CHANCE)
+    data["win_chance"] = {"name": chance.name, "estimate": repr(chance)}
+    data["run"] = {
+        "seconds_playing": round(time.monotonic() - start, 1),
+        "workers": workers,
+        "backend": backend,
+        "load_average": _load(),
+    }
+    page = write_dossier(data, out, title=title)
+    return DossierOutcome(played, False, page, time.monotonic() - start)
+
+
+def _load() -> list[float] | None:
+    try:
+        return [round(value, 2) for value in os.getloadavg()]
+    except OSError:
+        return None
+
+
+def write_dossier(data: dict[str, Any], out: Path, *, title: str) -> Path:
+    """Write ``dossier.json``, the figures (PNG) and ``dossier.html`` into ``out``;
+    return the page's path."""
+    from .dossier_figures import dossier_figures  # noqa: PLC0415 (matplotlib)
+    from .dossier_page import render_dossier  # noqa: PLC0415
+    from .report_figures import save_figures  # noqa: PLC0415
+
+    images = save_figures(dossier_figures(data), out)
+    data["figures"] = {
+        name: {"file": saved.path.name, "title": saved.title} for name, saved in images.items()
+    }
+    (out / "dossier.json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    page = out / "dossier.html"
+    page.write_text(render_dossier(data, images, title=title), encoding="utf-8")
+    return page
