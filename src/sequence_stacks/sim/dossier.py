@@ -11,6 +11,7 @@ a plan given explicitly replays another dossier's games exactly. Then it writes
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import json
@@ -37,6 +38,7 @@ TRACE_FILE: Final = "traces.jsonl"
 # a part per group (bootstraps, plots); and the share of the workers' time that plays.
 _RESERVE_S: Final = 15.0
 _RESERVE_PER_GROUP_S: Final = 4.0
+_RESERVE_SHARE: Final = 0.2  # at most, for short budgets
 _EFFICIENCY: Final = 0.9
 
 
@@ -168,7 +170,7 @@ def run_dossier(
     chance = win_chance or ChipsWinChance()
     play: PlayFn = functools.partial(play_trace, win_chance=chance)
     played = 0
-    with TraceWriter(out / TRACE_FILE) as writer:
+    with _backend_session(backend, address), TraceWriter(out / TRACE_FILE) as writer:
         runner = _Runner(writer, play, workers, backend, address, progress or _Quiet())
         if chosen is None:
             jobs = build_jobs(spec)
@@ -179,7 +181,7 @@ def run_dossier(
                 return DossierOutcome(played, True, None, time.monotonic() - start)
             groups = len({(job.variant, job.players) for job in jobs})
             left = spec.budget_s - (time.monotonic() - start)
-            left -= _RESERVE_S + _RESERVE_PER_GROUP_S * groups
+            left -= min(_RESERVE_S + _RESERVE_PER_GROUP_S * groups, _RESERVE_SHARE * spec.budget_s)
             chosen = allocate(spec, _pilot_costs(jobs, writer), left * workers * _EFFICIENCY)
             _save_plan(out, chosen)
         elif _load_plan(out) is None:
@@ -205,6 +207,15 @@ def run_dossier(
     }
     page = write_dossier(data, out, title=title)
     return DossierOutcome(played, False, page, time.monotonic() - start)
+
+
+def _backend_session(backend: str, address: str | None) -> contextlib.AbstractContextManager[None]:
+    """Ray, connected once for the pilot and the games; nothing for processes."""
+    if backend != "ray":
+        return contextlib.nullcontext()
+    from .ray_backend import ray_session  # noqa: PLC0415 (needs the ray extra)
+
+    return ray_session(address)
 
 
 def _load() -> list[float] | None:

@@ -267,7 +267,7 @@ def analyse_dossier(
         "games": sum(len(items) for items in chosen.values()),
         "pace": dataclasses.asdict(pace),
         "no_chance": no_chance,
-        "plan": plan.to_dict(),
+        "plan": {**plan.to_dict(), "games": {cid: wanted[cid] for cid in wanted}},
         "groups": [group.data for group in groups],
         "comparisons": comparisons,
     }

@@ -266,8 +266,9 @@ def _method(data: Data) -> str:
     run = data["run"]
     return (
         '<section id="method"><h2>Method and games</h2><dl>' + items + "</dl>"
-        f"<p>{data['games']} games, seed {spec['seed']}; played and analysed in "
-        f"{run['seconds_playing']:.0f} s on {run['workers']} worker(s) ({_e(run['backend'])}). "
+        f"<p>{data['games']} games, seed {spec['seed']}; the last run played what was "
+        f"missing in {run['seconds_playing']:.0f} s on {run['workers']} worker(s) "
+        f"({_e(run['backend'])}, load average {_e(run['load_average'])}). "
         "Game i of a configuration is dealt from seed + i // (players at its table when one "
         "player is alone, else 1); the plan below fixes every count, so "
         "<code>sequence-stacks dossier --plan plan.json --out NEW</code> replays the "

@@ -119,7 +119,7 @@ METRICS: Final = {
         "longer waits|shorter waits|waiting time",
     ),
     Metric.SKILL_SHARE: _info(
-        "Share of skill (reference player among random ones)",
+        "Share of skill (reference player among beginners)",
         _S,
         Unit.SHARE,
         "more skill|more luck|skill and luck",

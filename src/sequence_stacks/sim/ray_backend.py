@@ -7,14 +7,32 @@ cluster's address (``ray://head:10001`` or ``auto`` on a cluster node) to use it
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from .results import Row
 from .runner import PlayFn, RowSink, RunStats, Task, play_row
 
-__all__ = ["run_ray"]
+__all__ = ["ray_session", "run_ray"]
+
+
+@contextlib.contextmanager
+def ray_session(address: str | None = None) -> Iterator[None]:
+    """Connect to Ray (``address``, or a new local instance) unless already connected;
+    shut it down on the way out only if this call connected, so several runs in one
+    session start Ray once."""
+    import ray  # noqa: PLC0415 (optional dependency)
+
+    started = not ray.is_initialized()
+    if started:
+        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    try:
+        yield
+    finally:
+        if started:
+            ray.shutdown()
 
 
 def _play_batch(batch: list[Task], play: PlayFn) -> list[Row]:
@@ -35,34 +53,29 @@ def run_ray(
     turns a task into its row, :func:`~.runner.play_row` by default).
 
     Ctrl-C cancels what is still running and keeps the finished rows. Shuts Ray down
-    afterwards only if this call started it.
+    afterwards only if this call started it (:func:`ray_session`).
     """
     import ray  # noqa: PLC0415 (optional dependency)
 
-    started = not ray.is_initialized()
-    if started:
-        ray.init(address=address, include_dashboard=False, log_to_driver=False)
-    remote: Any = ray.remote(_play_batch)
     stats = RunStats()
     start = time.perf_counter()
     batches = [list(tasks[i : i + batch_size]) for i in range(0, len(tasks), batch_size)]
     pending: list[Any] = []
-    try:
-        while batches or pending:
-            while batches and len(pending) < max_in_flight:
-                pending.append(remote.remote(batches.pop(0), play))
-            done, pending = ray.wait(pending, num_returns=1)
-            for row in ray.get(done[0]):
-                writer.write(row)
-                stats.played += 1
-                if on_row is not None:
-                    on_row(row)
-    except KeyboardInterrupt:
-        stats.interrupted = True
-        for ref in pending:
-            ray.cancel(ref, force=True)
-    finally:
-        if started:
-            ray.shutdown()
+    with ray_session(address):
+        remote: Any = ray.remote(_play_batch)
+        try:
+            while batches or pending:
+                while batches and len(pending) < max_in_flight:
+                    pending.append(remote.remote(batches.pop(0), play))
+                done, pending = ray.wait(pending, num_returns=1)
+                for row in ray.get(done[0]):
+                    writer.write(row)
+                    stats.played += 1
+                    if on_row is not None:
+                        on_row(row)
+        except KeyboardInterrupt:
+            stats.interrupted = True
+            for ref in pending:
+                ray.cancel(ref, force=True)
     stats.seconds = time.perf_counter() - start
     return stats
