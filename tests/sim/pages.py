@@ -1,5 +1,7 @@
 """Reading the HTML pages the reports write: tags nest and close, and what tests check."""
 
+import base64
+import hashlib
 from html.parser import HTMLParser
 from typing import Final
 
@@ -50,4 +52,25 @@ def parse_page(text: str) -> Page:
     page.close()
     assert page.errors == []
     assert page.stack == []
+    return page
+
+
+def check_self_contained(text: str, *, images: int) -> Page:
+    """Check that a page runs no script, styles only through its one hashed style sheet
+    (a strict Content-Security-Policy) and embeds its ``images`` PNGs; return it parsed."""
+    page = parse_page(text)
+    assert "script" not in [tag for tag, _ in page.tags]
+    assert all("style" not in attrs for _, attrs in page.tags)  # CSP: no style attributes
+    (csp,) = [
+        a["content"] for _, a in page.tags if a.get("http-equiv") == "Content-Security-Policy"
+    ]
+    assert csp is not None
+    assert "default-src 'none'" in csp
+    digest = base64.b64encode(hashlib.sha256(page.style.encode()).digest()).decode()
+    assert f"style-src 'sha256-{digest}'" in csp  # the one style sheet, allowed by hash
+    found = [attrs for tag, attrs in page.tags if tag == "img"]
+    assert len(found) == images
+    for attrs in found:
+        assert (attrs["src"] or "").startswith("data:image/png;base64,")
+        assert attrs["alt"]
     return page

@@ -1,8 +1,6 @@
 """The design dossier: traced games, barred and scaled players, a small dossier built in
 seconds, resuming and replaying it, and the `dossier` command."""
 
-import base64
-import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -32,7 +30,7 @@ from sequence_stacks.sim.dossier_plan import Family, Plan, allocate, build_jobs
 from sequence_stacks.sim.dossier_words import Metric
 from sequence_stacks.sim.traces import GameTrace
 
-from .pages import parse_page
+from .pages import check_self_contained
 
 SMALL = DossierSpec(
     players=(2, 3),
@@ -246,20 +244,7 @@ def test_variants_are_compared_with_a_verdict(dossier: Path) -> None:
 
 
 def test_the_page_is_self_contained_and_runs_no_script(dossier: Path) -> None:
-    text = (dossier / "dossier.html").read_text(encoding="utf-8")
-    page = parse_page(text)
-    assert "script" not in [tag for tag, _ in page.tags]
-    assert all("style" not in attrs for _, attrs in page.tags)  # CSP: no style attributes
-    (csp,) = [
-        a["content"] for _, a in page.tags if a.get("http-equiv") == "Content-Security-Policy"
-    ]
-    assert csp is not None
-    assert "default-src 'none'" in csp
-    digest = base64.b64encode(hashlib.sha256(page.style.encode()).digest()).decode()
-    assert f"style-src 'sha256-{digest}'" in csp  # the one style sheet, allowed by hash
-    images = [attrs for tag, attrs in page.tags if tag == "img"]
-    assert len(images) == 4
-    assert all((a["src"] or "").startswith("data:image/png;base64,") and a["alt"] for a in images)
+    page = check_self_contained((dossier / "dossier.html").read_text(encoding="utf-8"), images=4)
     ids = {attrs.get("id") for _, attrs in page.tags}
     assert {"glance", "fairness", "length", "skill", "drama", "cards", "variants"} <= ids
     for name in ("skill_trace", "swings", "card_worth", "length"):

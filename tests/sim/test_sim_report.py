@@ -1,7 +1,5 @@
 """The balance report: statistics, OpenSkill ratings, figures and the HTML page."""
 
-import base64
-import hashlib
 import io
 import json
 import re
@@ -24,7 +22,7 @@ from sequence_stacks.sim import (
     write_report,
 )
 
-from .pages import Page, parse_page
+from .pages import Page, check_self_contained, parse_page
 
 _FIGURES = ("seat_win_rates", "bot_win_rates", "game_length", "action_card_use")
 
@@ -149,22 +147,7 @@ def test_report_writes_a_well_formed_self_contained_page(rows: list[Row], tmp_pa
     page = write_report(rows, tmp_path, title="Test run")
     text = page.read_text(encoding="utf-8")
     assert text.startswith("<!doctype html>")
-    parsed = parse_page(text)
-    names = [tag for tag, _ in parsed.tags]
-    assert "script" not in names
-    assert all("style" not in attrs for _, attrs in parsed.tags)  # CSP: no style attributes
-    (csp,) = [
-        a["content"] for t, a in parsed.tags if a.get("http-equiv") == "Content-Security-Policy"
-    ]
-    assert csp is not None
-    assert "default-src 'none'" in csp
-    digest = base64.b64encode(hashlib.sha256(parsed.style.encode()).digest()).decode()
-    assert f"style-src 'sha256-{digest}'" in csp  # the one style sheet, allowed by hash
-    images = [attrs for tag, attrs in parsed.tags if tag == "img"]
-    assert len(images) == 5
-    for attrs in images:
-        assert (attrs["src"] or "").startswith("data:image/png;base64,")
-        assert attrs["alt"]
+    check_self_contained(text, images=5)
     for section in ("Win rate by seat", "Bots", "Game length", "Action cards", "Configurations"):
         assert f"<h2>{section}</h2>" in text
     for name in (*_FIGURES, "action_card_wins"):

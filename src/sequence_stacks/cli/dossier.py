@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import sys
 from pathlib import Path
@@ -29,8 +28,8 @@ from sequence_stacks.sim import (
     run_dossier,
 )
 
-from .common import CliError, make_console
-from .simulate import player_counts_arg, vary_arg
+from .common import CliError, add_option_arg, make_console
+from .simulate import add_backend_args, player_counts_arg, vary_arg
 
 __all__ = ["DOSSIER_DESCRIPTION", "DOSSIER_EXAMPLES", "add_dossier_parser", "run_dossier_command"]
 
@@ -107,14 +106,7 @@ def add_dossier_parser(parser: argparse.ArgumentParser) -> None:
         metavar="N[,N...]",
         help="player counts, 2-6 (default 2,4)",
     )
-    parser.add_argument(
-        "-o",
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a variant option for every game (repeatable; see `rules`)",
-    )
+    add_option_arg(parser, "a variant option for every game (repeatable; see `rules`)")
     parser.add_argument(
         "--vary",
         type=vary_arg,
@@ -138,25 +130,7 @@ def add_dossier_parser(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="replay the plan of another dossier (its plan.json or dossier.json): same games",
     )
-    parser.add_argument(
-        "--backend",
-        choices=("process", "ray"),
-        default="process",
-        help="worker processes on this machine (default) or a Ray cluster (the ray extra)",
-    )
-    parser.add_argument(
-        "--address",
-        default=None,
-        metavar="ADDR",
-        help="with --backend ray: the cluster address (default: start a local Ray)",
-    )
-    parser.add_argument(
-        "--workers",
-        type=int,
-        default=os.cpu_count() or 1,
-        metavar="N",
-        help="worker processes (default: the CPU count; 1 plays in this process)",
-    )
+    add_backend_args(parser, local="process")
     parser.add_argument(
         "--reference",
         default="heuristic",
