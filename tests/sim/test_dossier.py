@@ -251,6 +251,15 @@ def test_the_page_is_self_contained_and_runs_no_script(dossier: Path) -> None:
         assert (dossier / f"{name}.png").exists()
 
 
+def test_the_markdown_holds_the_same_figures(dossier: Path) -> None:
+    text = (dossier / "dossier.md").read_text(encoding="utf-8")
+    group = _data(dossier)["groups"][0]
+    assert group["metrics"]["turns"]["sentence"] in text
+    assert all(f"| {card['card']} |" in text for card in group["cards"])
+    assert "![Skill trace" in text
+    assert text.count("| 2 | hand_size=5 | ") >= len(Metric)
+
+
 def test_a_stopped_dossier_resumes_and_a_plan_replays_it(dossier: Path, tmp_path: Path) -> None:
     replay = tmp_path / "replay"
     first = run_dossier(SMALL, replay, plan=Plan.from_dict(_data(dossier)["plan"]))

@@ -44,9 +44,10 @@ puts variants side by side with their differences and a verdict.
 
 It times each configuration in a short pilot, then shares the --budget among them.
 Output in --out: dossier.html (self-contained, no script), dossier.json (every figure,
-with the seeds that reproduce it), the figures as PNGs, traces.jsonl (the games) and
-plan.json. Running again with the same --out continues a stopped run; --plan FILE
-replays a dossier's plan (its exact games) into a new folder."""
+with the seeds that reproduce it), dossier.md (the same as Markdown tables), the
+figures as PNGs, traces.jsonl (the games) and plan.json. Running again with the same
+--out continues a stopped run; --plan FILE replays a dossier's plan (its exact games)
+into a new folder."""
 
 DOSSIER_EXAMPLES: Final = """\
   sequence-stacks dossier --out dossier/                  # default rules, 2 and 4 players

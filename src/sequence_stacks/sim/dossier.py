@@ -5,8 +5,9 @@
 per config) that times each config, then the games the budget allows. The plan is saved
 as ``plan.json``, so running again with the same folder continues where it stopped;
 a plan given explicitly replays another dossier's games exactly. Then it writes
-``dossier.json`` (every figure with its interval and seeds), the figures as PNGs and
-``dossier.html``, one self-contained page.
+``dossier.json`` (every figure with its interval and seeds), the figures as PNGs,
+``dossier.md`` (the same as Markdown tables) and ``dossier.html``, one self-contained
+page.
 """
 
 from __future__ import annotations
@@ -226,9 +227,10 @@ def _load() -> list[float] | None:
 
 
 def write_dossier(data: dict[str, Any], out: Path, *, title: str) -> Path:
-    """Write ``dossier.json``, the figures (PNG) and ``dossier.html`` into ``out``;
-    return the page's path."""
+    """Write ``dossier.json``, the figures (PNG), ``dossier.md`` (the figures as Markdown
+    tables) and ``dossier.html`` into ``out``; return the page's path."""
     from .dossier_figures import dossier_figures  # noqa: PLC0415 (matplotlib)
+    from .dossier_markdown import render_markdown  # noqa: PLC0415
     from .dossier_page import render_dossier  # noqa: PLC0415
     from .report_figures import save_figures  # noqa: PLC0415
 
@@ -237,6 +239,7 @@ def write_dossier(data: dict[str, Any], out: Path, *, title: str) -> Path:
         name: {"file": saved.path.name, "title": saved.title} for name, saved in images.items()
     }
     (out / "dossier.json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    (out / "dossier.md").write_text(render_markdown(data), encoding="utf-8")
     page = out / "dossier.html"
     page.write_text(render_dossier(data, images, title=title), encoding="utf-8")
     return page
