@@ -185,7 +185,7 @@ def test_kingmade_share_of_won_games() -> None:
     block = Move(1, MoveKind.BLOCK, seat=0, victim=1)
     traces = [_king(block), _king(block, winner=1), game(None, players=3, seats=THREE)]
     assert m.kingmade(traces).values == (1.0, 0.0)
-    assert m.kingmade([game(0)]).values == (0.0,)  # never with 2 players
+    assert m.kingmade([game(0)]).values == ()  # no figure with 2 players
 
 
 # Endings, chips and Blocks ------------------------------------------------------------

@@ -42,7 +42,8 @@ def _section(data: Data, section: Section) -> str:
                 figure = group["metrics"].get(metric)
                 if figure is None:
                     continue
-                shown = formatted(_estimate(figure["estimate"]), Unit(figure["unit"]))
+                estimate = _estimate(figure["estimate"])
+                shown = formatted(estimate, Unit(figure["unit"])) if estimate.n else "—"
                 rows.append(
                     [
                         str(players),

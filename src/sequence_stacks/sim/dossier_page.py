@@ -61,6 +61,8 @@ def _by_players(data: Data) -> dict[int, list[Data]]:
 
 
 def _value(figure: Data) -> str:
+    if not figure["rests_on"]:
+        return "—"
     return formatted(_estimate(figure["estimate"]), Unit(figure["unit"]))
 
 

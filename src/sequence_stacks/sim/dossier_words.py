@@ -384,6 +384,8 @@ _SENTENCES: Final[dict[Metric, Callable[[Estimate, int], str]]] = {
 
 def metric_sentence(metric: Metric, estimate: Estimate, players: int) -> str:
     """What the figure means for a family at the table, in one sentence."""
+    if metric == Metric.KINGMADE and players < 3:
+        return _kingmade(estimate, players)
     if estimate.n == 0:
         return "No game gave this figure."
     return _SENTENCES[metric](estimate, players)

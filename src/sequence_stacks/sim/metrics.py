@@ -336,8 +336,10 @@ def kingmaking_moves(trace: GameTrace, no_chance: float = NO_CHANCE) -> list[int
 
 
 def kingmade(traces: Sequence[GameTrace], no_chance: float = NO_CHANCE) -> Measure:
-    """Of the won games, the share holding a kingmaking move (3 players or more)."""
-    return _rate([bool(kingmaking_moves(t, no_chance)) for t in traces if t.winner is not None])
+    """Of the won games, the share holding a kingmaking move; no figure (no values)
+    with 2 players, where no third seat can decide between two others."""
+    won = [t for t in traces if t.winner is not None and t.player_count >= 3]
+    return _rate([bool(kingmaking_moves(t, no_chance)) for t in won])
 
 
 # Endings, chips and Blocks -----------------------------------------------------------
