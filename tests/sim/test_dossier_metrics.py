@@ -271,9 +271,24 @@ def test_a_verdict_names_what_changed() -> None:
     assert verdict({Metric.TURNS: shorter}) == "shorter by 4.0 [2.0, 6.0]."
 
 
+def test_calibration_bins_the_chances_of_won_games() -> None:
+    # points but the last: (0.5, 0.5), (0.7, 0.3), (0.2, 0.8), (0.6, 0.4); seat 0 won
+    bins = {(b["low"], b["high"]): b for b in m.calibration([game(0, chances=SWING), game(None)])}
+    assert bins[(0.35, 0.5)] == {
+        "low": 0.35,
+        "high": 0.5,
+        "points": 3,
+        "chance": 1.4 / 3,
+        "won": pytest.approx(1 / 3),
+    }  # 0.5 (won), 0.5, 0.4
+    assert bins[(0.65, 0.8)]["points"] == 2  # 0.7 (won), 0.8 (lost)
+    assert bins[(0.65, 0.8)]["won"] == 0.5
+    assert sum(b["points"] for b in bins.values()) == 8
+
+
 def test_chips_win_chance() -> None:
     assert chances_from_needs([5, 5]) == (0.5, 0.5)
-    one, three = chances_from_needs([1, 3])
+    one, three = chances_from_needs([1, 3], weight=1.0)
     assert one == pytest.approx(1 / (1 + math.exp(-2)))  # e^-1 / (e^-1 + e^-3)
     assert three == pytest.approx(1 - one)
     assert chances_from_needs([0, 2, 1]) == (1.0, 0.0, 0.0)

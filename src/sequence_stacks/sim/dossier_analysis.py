@@ -204,6 +204,7 @@ def _group(
         "duels": duels,
         "cards": cards,
         "typical_game": _swing(typical_game(table_traces)),
+        "calibration": m.calibration(table_traces),
         "turns": [t.played_turns for t in table_traces],
     }
     return GroupResult(variant, players, measures, data)

@@ -234,7 +234,8 @@ def _method(data: Data) -> str:
         (
             "Win chance",
             f"Estimated at every turn end by the {chance['name']!r} estimate "
-            f"({chance['estimate']}): chances proportional to exp(-chips still needed), "
+            f"({chance['estimate']}): chances proportional to exp(-weight x chips still "
+            "needed), the weight fitted to heuristic self-play at default rules; "
             "from public facts only. The leader is the seat with the highest chance when "
             "no other ties it; half-time is the end of turn turns/2.",
         ),
@@ -260,6 +261,7 @@ def _method(data: Data) -> str:
         ),
     ]
     items = "".join(f"<dt>{_e(term)}</dt><dd>{_e(text)}</dd>" for term, text in definitions)
+    items += _calibration(data)
     plan = data["plan"]
     rows = [
         [config_id, str(games), f"{plan['seconds_per_game'].get(config_id, 0.0):.3f}"]
@@ -282,6 +284,33 @@ def _method(data: Data) -> str:
         )
         + note_html(f"Spec: {json.dumps(spec, sort_keys=True)}")
         + "</section>"
+    )
+
+
+def _calibration(data: Data) -> str:
+    """The win chance's calibration table per group, as a definition list entry."""
+    parts = []
+    for group in data["groups"]:
+        rows = [
+            [
+                f"{b['low']:.0%}-{b['high']:.0%}",
+                str(b["points"]),
+                f"{b['chance']:.1%}",
+                f"{b['won']:.1%}",
+            ]
+            for b in group["calibration"]
+        ]
+        caption = f"{group['players']} players, {group['variant']}"
+        parts.append(
+            table_html(
+                ["chance", "seat-turns", "mean chance", "went on to win"], rows, caption=caption
+            )
+        )
+    return (
+        "<dt>How well the win chance predicts</dt><dd>Every seat's estimated chance at "
+        "every turn end of the table's won games, in bins, against the share of those "
+        "seats that went on to win: close numbers mean a trustworthy estimate.</dd>"
+        + "".join(parts)
     )
 
 

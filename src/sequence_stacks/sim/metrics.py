@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import itertools
 import statistics
 from collections.abc import Callable, Sequence
 from typing import Final
@@ -50,6 +51,7 @@ __all__ = [
     "actions_per_game",
     "block_windows",
     "blocks",
+    "calibration",
     "card_worth",
     "chipless_completions",
     "comebacks",
@@ -340,6 +342,30 @@ def kingmade(traces: Sequence[GameTrace], no_chance: float = NO_CHANCE) -> Measu
     with 2 players, where no third seat can decide between two others."""
     won = [t for t in traces if t.winner is not None and t.player_count >= 3]
     return _rate([bool(kingmaking_moves(t, no_chance)) for t in won])
+
+
+_BINS: Final = (0.0, 0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 1.0)
+
+
+def calibration(traces: Sequence[GameTrace]) -> list[dict[str, float]]:
+    """How well the win chances predicted the winners: every seat's chance at every turn
+    end but the last, of the won games, in bins; per bin the points, the mean chance
+    and the share of those seats that went on to win."""
+    bins: list[list[float]] = [[0, 0.0, 0] for _ in _BINS[1:]]  # points, chance sum, wins
+    for trace in traces:
+        if trace.winner is None:
+            continue
+        for point in trace.chances[:-1]:
+            for seat, chance in enumerate(point):
+                index = next(i for i, top in enumerate(_BINS[1:]) if chance <= top)
+                bins[index][0] += 1
+                bins[index][1] += chance
+                bins[index][2] += seat == trace.winner
+    return [
+        {"low": low, "high": high, "points": n, "chance": total / n, "won": wins / n}
+        for (low, high), (n, total, wins) in zip(itertools.pairwise(_BINS), bins, strict=True)
+        if n
+    ]
 
 
 # Endings, chips and Blocks -----------------------------------------------------------
