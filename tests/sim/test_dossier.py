@@ -1,7 +1,10 @@
 """The design dossier: traced games, barred and scaled players, a small dossier built in
 seconds, resuming and replaying it, and the `dossier` command."""
 
+import dataclasses
+import functools
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +19,8 @@ from sequence_stacks.sim import (
     DossierSpec,
     PlayerSpec,
     Restriction,
+    Row,
+    RunStats,
     SimConfig,
     make_player,
     play_game,
@@ -23,11 +28,15 @@ from sequence_stacks.sim import (
     play_trace,
     read_traces,
     run_dossier,
+    run_tasks,
     seat_values,
+    tasks_of,
 )
 from sequence_stacks.sim import metrics as m
+from sequence_stacks.sim.dossier import cut_to_played
 from sequence_stacks.sim.dossier_plan import Family, Plan, allocate, build_jobs
 from sequence_stacks.sim.dossier_words import Metric
+from sequence_stacks.sim.runner import until
 from sequence_stacks.sim.traces import GameTrace
 
 from .pages import check_self_contained
@@ -292,3 +301,45 @@ def test_the_dossier_command(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert main([*argv, "--budget", "soon", "--out", str(out)]) == 2
     assert main([*argv, "--option", "hand_size=0", "--out", str(tmp_path / "e")]) == 2
     assert "hand_size" in capsys.readouterr().err
+
+
+def test_a_deadline_starts_no_more_games() -> None:
+    open_ended, late = RunStats(), RunStats()
+    assert list(until([1, 2, 3], None, open_ended)) == [1, 2, 3]
+    assert list(until([1, 2, 3], time.monotonic() - 1, late)) == []
+    assert (open_ended.cut, late.cut) == (False, True)
+    config = SimConfig(Settings(player_count=2), ("greedy",), 50, seed=1)
+    played = run_tasks(tasks_of([config]), _Rows(), deadline=time.monotonic() - 1)
+    assert (played.played, played.cut) == (0, True)
+
+
+class _Rows:
+    def __init__(self) -> None:
+        self.rows: list[Row] = []
+
+    def write(self, row: Row) -> None:
+        self.rows.append(row)
+
+
+def test_a_cut_plan_names_the_games_played() -> None:
+    plan = small_plan(games=30)
+    jobs = plan.jobs()
+    table = next(j for j in jobs if j.family == Family.TABLE and j.players == 2)
+    lone = next(j for j in jobs if j.family == Family.RESTRICTED and j.players == 3)
+    played = [_trace(table.config.config_id, i) for i in (*range(13), 14)]  # 13 missing
+    played += [_trace(lone.config.config_id, i) for i in range(8)]
+    cut = cut_to_played(plan, played)
+    assert cut.games[table.config.config_id] == 13  # games 0-12 (the table deals singly)
+    assert cut.games[lone.config.config_id] == 6  # whole rounds of three deals
+    others = [j for j in jobs if j not in (table, lone)]
+    assert all(cut.games[j.config.config_id] == 4 or j.rotation == 3 for j in others)
+
+
+def _trace(config_id: str, index: int) -> GameTrace:
+    return dataclasses.replace(_any_trace(), config_id=config_id, game_index=index)
+
+
+@functools.cache
+def _any_trace() -> GameTrace:
+    config = SimConfig(Settings(player_count=2), ("random",), 1, seed=1)
+    return GameTrace.from_dict(play_trace(config, 0))

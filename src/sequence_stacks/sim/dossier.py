@@ -4,7 +4,9 @@
 ``traces.jsonl`` in the output folder: first a pilot (four games or one round of deals
 per config) that times each config, then the games the budget allows. The plan is saved
 as ``plan.json``, so running again with the same folder continues where it stopped;
-a plan given explicitly replays another dossier's games exactly. Then it writes
+a plan given explicitly replays another dossier's games exactly. No game starts after
+the budget's deadline (the time for the analysis kept back): if the games run slower
+than the pilot said, the plan is cut to the games played, so it still names them. Then it writes
 ``dossier.json`` (every figure with its interval and seeds), the figures as PNGs,
 ``dossier.md`` (the same as Markdown tables) and ``dossier.html``, one self-contained
 page.
@@ -28,10 +30,17 @@ from .dossier_plan import DossierSpec, Job, Plan, allocate, build_jobs, pilot_ga
 from .metrics import NO_CHANCE, Pace
 from .results import Row
 from .runner import PlayFn, RunStats, Task, tasks_of
-from .traces import TraceWriter, play_trace
+from .traces import GameTrace, TraceWriter, play_trace
 from .winchance import ChipsWinChance, WinChance
 
-__all__ = ["DossierError", "DossierOutcome", "DossierProgress", "run_dossier", "write_dossier"]
+__all__ = [
+    "DossierError",
+    "DossierOutcome",
+    "DossierProgress",
+    "cut_to_played",
+    "run_dossier",
+    "write_dossier",
+]
 
 PLAN_FILE: Final = "plan.json"
 TRACE_FILE: Final = "traces.jsonl"
@@ -110,7 +119,13 @@ class _Runner:
     address: str | None
     progress: DossierProgress
 
-    def run(self, tasks: Sequence[Task], cost: Callable[[Task], float], name: str) -> RunStats:
+    def run(
+        self,
+        tasks: Sequence[Task],
+        cost: Callable[[Task], float],
+        name: str,
+        deadline: float | None = None,
+    ) -> RunStats:
         costs = {config.config_id: cost((config, 0)) for config, _ in tasks}
         self.progress.phase(name, games=len(tasks), work=sum(cost(task) for task in tasks))
 
@@ -127,22 +142,54 @@ class _Runner:
                 on_row=on_row,
                 play=self.play,
                 batch_size=2,
+                deadline=deadline,
             )
         from .runner import run_tasks  # noqa: PLC0415
 
         return run_tasks(
-            tasks, self.writer, workers=self.workers, on_row=on_row, play=self.play, batch_size=2
+            tasks,
+            self.writer,
+            workers=self.workers,
+            on_row=on_row,
+            play=self.play,
+            batch_size=2,
+            deadline=deadline,
         )
 
 
-def _pilot_costs(jobs: Sequence[Job], writer: TraceWriter) -> dict[str, float]:
+def _pilot_costs(jobs: Sequence[Job], writer: TraceWriter, scale: float) -> dict[str, float]:
+    """Seconds per game of each config: its pilot games' own time, times ``scale``."""
     seconds: dict[str, list[float]] = {}
     for trace in writer.traces:
         seconds.setdefault(trace.config_id, []).append(trace.seconds)
     return {
-        job.config.config_id: statistics.fmean(seconds.get(job.config.config_id, [0.01]))
+        job.config.config_id: scale * statistics.fmean(seconds.get(job.config.config_id, [0.01]))
         for job in jobs
     }
+
+
+def _overhead(stats: RunStats, traces: Sequence[GameTrace], workers: int) -> float:
+    """How much longer the pilot took than its games' own time (workers starting, the
+    rows' way back, other programs on the machine): at least 1, at most 3."""
+    played = sum(trace.seconds for trace in traces[-stats.played :]) if stats.played else 0.0
+    if played <= 0:
+        return 1.0
+    return min(3.0, max(1.0, stats.seconds * workers / played))
+
+
+def cut_to_played(plan: Plan, traces: Sequence[GameTrace]) -> Plan:
+    """The plan cut to the games played: per config, the longest run of games from 0
+    that were all played, in whole rounds of deals (never below the pilot's)."""
+    done: dict[str, set[int]] = {}
+    for trace in traces:
+        done.setdefault(trace.config_id, set()).add(trace.game_index)
+    games = {}
+    for job in plan.jobs():
+        config = job.config
+        have = done.get(config.config_id, set())
+        count = next((i for i in range(config.games) if i not in have), config.games)
+        games[config.config_id] = max(count - count % job.rotation, pilot_games(job))
+    return dataclasses.replace(plan, games=games)
 
 
 def run_dossier(
@@ -181,23 +228,33 @@ def run_dossier(
             if stats.interrupted:
                 return DossierOutcome(played, True, None, time.monotonic() - start)
             groups = len({(job.variant, job.players) for job in jobs})
-            left = spec.budget_s - (time.monotonic() - start)
-            left -= min(_RESERVE_S + _RESERVE_PER_GROUP_S * groups, _RESERVE_SHARE * spec.budget_s)
-            chosen = allocate(spec, _pilot_costs(jobs, writer), left * workers * _EFFICIENCY)
+            reserve = min(
+                _RESERVE_S + _RESERVE_PER_GROUP_S * groups, _RESERVE_SHARE * spec.budget_s
+            )
+            deadline = start + spec.budget_s - reserve
+            costs = _pilot_costs(jobs, writer, _overhead(stats, writer.traces, workers))
+            left = (deadline - time.monotonic()) * workers * _EFFICIENCY
+            chosen = allocate(spec, costs, left)
             _save_plan(out, chosen)
-        elif _load_plan(out) is None:
-            _save_plan(out, chosen)
+        else:
+            deadline = None  # a plan already made (resumed, or replayed): play it all
+            if _load_plan(out) is None:
+                _save_plan(out, chosen)
         seconds = chosen.seconds_per_game
         configs = [job.config for job in chosen.jobs()]
         stats = runner.run(
             tasks_of(configs, writer.done_keys()),
             lambda task: seconds.get(task[0].config_id, 1.0),
             "games",
+            deadline,
         )
         played += stats.played
         if stats.interrupted:
             return DossierOutcome(played, True, None, time.monotonic() - start)
         traces = list(writer.traces)
+        if stats.cut:  # the budget ran out first: the plan is what was played
+            chosen = cut_to_played(chosen, traces)
+            _save_plan(out, chosen)
     data = analyse_dossier(chosen, traces, pace=pace, no_chance=NO_CHANCE)
     data["win_chance"] = {"name": chance.name, "estimate": repr(chance)}
     data["run"] = {

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from .results import Row
-from .runner import PlayFn, RowSink, RunStats, Task, play_row
+from .runner import PlayFn, RowSink, RunStats, Task, play_row, until
 
 __all__ = ["ray_session", "run_ray"]
 
@@ -46,11 +46,14 @@ def run_ray(
     address: str | None = None,
     on_row: Callable[[Row], None] | None = None,
     batch_size: int = 8,
-    max_in_flight: int = 64,
+    max_in_flight: int | None = None,
     play: PlayFn = play_row,
+    deadline: float | None = None,
 ) -> RunStats:
     """Play ``tasks`` as Ray tasks, writing each row as its batch returns (``play``
-    turns a task into its row, :func:`~.runner.play_row` by default).
+    turns a task into its row, :func:`~.runner.play_row` by default). After the
+    ``deadline`` (``time.monotonic()``) no batch is sent (``stats.cut``). At most
+    ``max_in_flight`` batches wait or run at once (default: twice the cluster's CPUs).
 
     Ctrl-C cancels what is still running and keeps the finished rows. Shuts Ray down
     afterwards only if this call started it (:func:`ray_session`).
@@ -59,14 +62,26 @@ def run_ray(
 
     stats = RunStats()
     start = time.perf_counter()
-    batches = [list(tasks[i : i + batch_size]) for i in range(0, len(tasks), batch_size)]
+    batches = until(
+        (list(tasks[i : i + batch_size]) for i in range(0, len(tasks), batch_size)),
+        deadline,
+        stats,
+    )
     pending: list[Any] = []
     with ray_session(address):
         remote: Any = ray.remote(_play_batch)
+        cluster: Any = ray  # cluster_resources is untyped
+        limit = max_in_flight or max(2, 2 * int(cluster.cluster_resources().get("CPU", 1)))
         try:
-            while batches or pending:
-                while batches and len(pending) < max_in_flight:
-                    pending.append(remote.remote(batches.pop(0), play))
+            more = True
+            while more or pending:
+                while more and len(pending) < limit:
+                    batch = next(batches, None)
+                    more = batch is not None
+                    if batch is not None:
+                        pending.append(remote.remote(batch, play))
+                if not pending:
+                    break
                 done, pending = ray.wait(pending, num_returns=1)
                 for row in ray.get(done[0]):
                     writer.write(row)

@@ -52,6 +52,7 @@ __all__ = [
     "play_row",
     "run_tasks",
     "tasks_of",
+    "until",
 ]
 
 _DEFAULTS: Final = Settings(player_count=2).to_dict()
@@ -218,12 +219,24 @@ def _safe(config_id: str) -> str:
 
 @dataclasses.dataclass(slots=True)
 class RunStats:
-    """What a run did: games played now, skipped as done, and whether it was stopped."""
+    """What a run did: games played now, skipped as done, whether it was stopped (Ctrl-C,
+    SIGTERM) and whether its deadline left games unplayed."""
 
     played: int = 0
     skipped: int = 0
     interrupted: bool = False
     seconds: float = 0.0
+    cut: bool = False
+
+
+def until(items: Iterable[Any], deadline: float | None, stats: RunStats) -> Iterator[Any]:
+    """``items`` until the ``time.monotonic()`` deadline passes (marking ``stats.cut``);
+    the clock is read as each item is taken, so work already started is not cut."""
+    for item in items:
+        if deadline is not None and time.monotonic() >= deadline:
+            stats.cut = True
+            return
+        yield item
 
 
 def _init_worker(parent: int) -> None:
@@ -281,11 +294,13 @@ def run_tasks(
     on_row: Callable[[Row], None] | None = None,
     batch_size: int = 4,
     play: PlayFn = play_row,
+    deadline: float | None = None,
 ) -> RunStats:
     """Play ``tasks`` on ``workers`` processes (1: in this process), writing each row
     as soon as its game ends. Ctrl-C (or SIGTERM, SIGHUP) stops the run; finished rows
     are kept, and so are those of the batches the workers were playing (the stop waits
-    for them). ``play`` turns a task into its row (:func:`play_row` by default)."""
+    for them). ``play`` turns a task into its row (:func:`play_row` by default). After
+    the ``deadline`` (``time.monotonic()``) no game starts (``stats.cut``)."""
     stats = RunStats()
     start = time.perf_counter()
     if records_dir is not None:
@@ -300,10 +315,11 @@ def run_tasks(
     try:
         with _stop_on_termination():
             if workers <= 1:
-                for config, index in tasks:
+                for config, index in until(tasks, deadline, stats):
                     keep(play(config, index, records_dir))
             else:
-                _run_pool(tasks, keep, workers, records_dir, batch_size=batch_size, play=play)
+                batches = until(_batches(tasks, batch_size), deadline, stats)
+                _run_pool(batches, keep, workers, records_dir, play=play)
     except KeyboardInterrupt:
         stats.interrupted = True
     stats.seconds = time.perf_counter() - start
@@ -311,17 +327,15 @@ def run_tasks(
 
 
 def _run_pool(
-    tasks: Sequence[Task],
+    batches: Iterator[list[Task]],
     keep: Callable[[Row], None],
     workers: int,
     records_dir: str | None,
     *,
-    batch_size: int,
     play: PlayFn,
 ) -> None:
     context = multiprocessing.get_context("spawn")
     pending: set[Future[list[Row]]] = set()
-    batches = _batches(tasks, batch_size)
     pool = ProcessPoolExecutor(
         workers, mp_context=context, initializer=_init_worker, initargs=(os.getpid(),)
     )
