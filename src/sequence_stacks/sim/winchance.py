@@ -27,7 +27,13 @@ CHIPS_WEIGHT: Final = 0.5
 
 
 class WinChance(Protocol):
-    """Each seat's chance of winning a game, from a spectator's view."""
+    """Each seat's chance of winning a game, from a spectator's view.
+
+    To plug in another estimate, pass an object with a ``name`` and this call to
+    :func:`~sequence_stacks.sim.run_dossier` (``win_chance=``). It travels to the worker
+    processes (or Ray tasks) with every batch of games, so it must pickle: a module-level
+    class holding its parameters, loading a model file lazily if it needs one.
+    """
 
     @property
     def name(self) -> str:
