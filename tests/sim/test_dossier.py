@@ -124,6 +124,23 @@ def _barred_kinds(record: Any, seat: int, restriction: Restriction) -> list[str]
 
 
 @pytest.mark.parametrize("bot", ["greedy", "heuristic"])
+def test_a_barred_player_decides_as_the_unbarred_one_while_it_lacks_the_card(bot: str) -> None:
+    """No Reverse in a 2-player deck: barred from it, a player plays the same games."""
+    settings = Settings(player_count=2)
+    barred = SimConfig(settings, (f"{bot}:no-reverse", bot), 4, seed=3)
+    unbarred = SimConfig(settings, (bot, bot), 4, seed=3)
+    for index in range(4):
+        one = GameTrace.from_dict(play_trace(barred, index))
+        two = GameTrace.from_dict(play_trace(unbarred, index))
+        assert (one.turns, one.chips, one.moves, one.winner) == (
+            two.turns,
+            two.chips,
+            two.moves,
+            two.winner,
+        )
+
+
+@pytest.mark.parametrize("bot", ["greedy", "heuristic"])
 def test_a_barred_player_never_plays_its_card(bot: str) -> None:
     for index, restriction in enumerate(Restriction):
         players = 3
@@ -170,7 +187,8 @@ def test_the_jobs_of_a_spec() -> None:
     assert len(families) == 2 * 2 * 3  # no ismcts in this ladder: no search family
     two = [j for j in jobs if j.players == 2 and j.variant == "hand_size=5"]
     barred = sorted(str(j.restriction) for j in two if j.family == Family.RESTRICTED)
-    assert barred == ["block", "skip", "steal-card", "steal-chip", "wilds"]  # no 2p Reverse
+    # no 2-player Reverse; None: the control, the same table unbarred
+    assert barred == ["None", "block", "skip", "steal-card", "steal-chip", "wilds"]
     ladder = [j.config.bot_names for j in two if j.family == Family.LADDER]
     assert ladder == [("greedy", "random")]  # the reference among random is the same step
     three = [j for j in jobs if j.players == 3 and j.family == Family.RESTRICTED]
@@ -183,8 +201,8 @@ def test_allocation_shares_time_by_family_weight_in_whole_rounds() -> None:
         assert job.config.games % job.rotation == 0
         assert job.config.games >= 4
     games = {(j.variant, j.players, j.family): j.config.games for j in plan.jobs()}
-    # same costs everywhere: the table (weight 0.2 of 0.7) plays more than one restricted
-    # config (0.4 of 0.7 shared by five cards)
+    # same costs everywhere: the table (weight 0.2 of 0.65) plays more than one restricted
+    # config (0.4 of 0.65 shared by five cards and the control)
     assert games[("hand_size=5", 2, Family.TABLE)] > games[("hand_size=5", 2, Family.RESTRICTED)]
 
 
@@ -219,6 +237,8 @@ def test_the_dossier_holds_every_metric_for_every_group(dossier: Path) -> None:
             assert figure["sentence"].endswith(".")
             assert figure["games"] > 0
         assert len(group["cards"]) == (5 if group["players"] == 2 else 6)
+        for card in group["cards"]:
+            assert card["unbarred_config_id"] != card["config_id"]
         assert group["typical_game"]["winner"] is not None
 
 

@@ -216,7 +216,7 @@ DUELS = [
 ]
 
 
-def test_lone_wins_skill_share_and_card_worth() -> None:
+def test_lone_wins_and_skill_share() -> None:
     assert m.lone_wins(DUELS, "heuristic").values == (1.0, 0.0, 1.0, 0.0)
     assert value(m.lone_wins(DUELS, "random")) == 0.5
     three_of_four = [*DUELS[:3], game(0, bots=("heuristic", "random"))]
@@ -224,11 +224,24 @@ def test_lone_wins_skill_share_and_card_worth() -> None:
     assert share.value == pytest.approx(0.5)  # (3/4 - 1/2) / (1 - 1/2)
     rate = wilson(3, 4)
     assert (share.low, share.high) == pytest.approx((2 * rate.low - 1, 2 * rate.high - 1))
-    worth = m.card_worth(three_of_four, "random").estimate("x")
-    assert worth.value == pytest.approx(0.25)  # fair 1/2 minus the barred seat's 1/4
-    assert worth.low == pytest.approx(0.5 - wilson(1, 4).high)
     with pytest.raises(ValueError, match="exactly one"):
         m.lone_wins([game(0, bots=("greedy", "greedy"))], "greedy")
+
+
+def test_card_worth_pairs_each_game_with_its_unbarred_twin() -> None:
+    # 3 players: the lone player sits at seat (-i) % 3: 0, 2, 1, 0 for games 0-3
+    assert [m.lone_seat(game(None, players=3, seats=THREE, index=i)) for i in range(4)] == [
+        0,
+        2,
+        1,
+        0,
+    ]
+    unbarred = [game(w, players=3, seats=THREE, index=i) for i, w in enumerate((0, 2, 0, 1))]
+    barred = [game(w, players=3, seats=THREE, index=i) for i, w in enumerate((0, 1, 0, 0))]
+    # game 0: both won (0); 1: only unbarred won (+1); 2: neither (0); 3: only barred (-1);
+    # game 4 has no twin and is left out
+    barred.append(game(1, players=3, seats=THREE, index=4))
+    assert m.card_worth(barred, unbarred).values == (0.0, 1.0, 0.0, -1.0)
 
 
 # Intervals and comparisons -----------------------------------------------------------

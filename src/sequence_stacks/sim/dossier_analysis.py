@@ -175,16 +175,19 @@ def _group(
                 "sentence": metric_sentence(Metric.SKILL_SHARE, estimate, players),
             }
     cards = []
+    control = next((j for j in jobs if j.family == Family.RESTRICTED and not j.restriction), None)
+    unbarred = traces[control.config.config_id] if control is not None else []
     for job in jobs:
-        if job.family != Family.RESTRICTED:
+        if job.family != Family.RESTRICTED or job.restriction is None:
             continue
         assert job.lone is not None
-        assert job.restriction is not None
         own = traces[job.config.config_id]
         key = f"card/{job.restriction.value}"
-        measures[key] = m.card_worth(own, job.lone)
+        measures[key] = m.card_worth(own, unbarred)
         estimate, data = _figure(measures[key], f"{prefix}/{key}", job, len(own))
         card = job.restriction.card_name
+        barred_rate = m.lone_wins(own, job.lone).estimate("")
+        control_rate = wilson(sum(t.winner == m.lone_seat(t) for t in unbarred), len(unbarred))
         cards.append(
             {
                 "key": key,
@@ -192,7 +195,10 @@ def _group(
                 "card": card,
                 "barred": job.lone,
                 **data,
-                "sentence": card_sentence(card, estimate, players),
+                "barred_rate": barred_rate.to_dict(),
+                "unbarred_rate": control_rate.to_dict(),
+                "unbarred_config_id": control.config.config_id if control else None,
+                "sentence": card_sentence(card, estimate, barred_rate, control_rate),
             }
         )
     data = {

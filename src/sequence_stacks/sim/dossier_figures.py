@@ -164,8 +164,8 @@ def _card_figure(data: Data) -> Figure | None:
         axes.set_yticks(range(len(names)), names)
         axes.invert_yaxis()
         axes.grid(axis="x", alpha=0.3)
-        axes.set_title(f"{players} players (fair share {1 / players:.0%})")
-        axes.set_xlabel("worth: fair share minus the barred player's win rate (points)")
+        axes.set_title(f"{players} players")
+        axes.set_xlabel("worth: win rate unbarred minus barred, on the same deals (points)")
         axes.set_ylabel("card barred")
         legend_outside(axes)
     return figure

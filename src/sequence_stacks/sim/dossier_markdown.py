@@ -92,23 +92,29 @@ def _duels(data: Data) -> str:
 
 
 def _cards(data: Data) -> str:
-    rows = []
-    for players, groups in _by_players(data).items():
-        for group in groups:
-            for card in group["cards"]:
-                worth = _estimate(card["estimate"])
-                barred = worth.map(1 / players, -1.0)
-                rows.append(
-                    [
-                        str(players),
-                        group["variant"],
-                        card["card"],
-                        formatted(barred, Unit.RATE),
-                        formatted(worth, Unit.POINTS),
-                        str(card["rests_on"]),
-                    ]
-                )
-    headers = ["players", "variant", "card barred", "barred player's win rate", "worth", "games"]
+    rows = [
+        [
+            str(players),
+            group["variant"],
+            card["card"],
+            formatted(_estimate(card["barred_rate"]), Unit.RATE),
+            formatted(_estimate(card["unbarred_rate"]), Unit.RATE),
+            formatted(_estimate(card["estimate"]), Unit.POINTS),
+            str(card["rests_on"]),
+        ]
+        for players, groups in _by_players(data).items()
+        for group in groups
+        for card in group["cards"]
+    ]
+    headers = [
+        "players",
+        "variant",
+        "card barred",
+        "barred player wins",
+        "unbarred, same deals",
+        "worth",
+        "games",
+    ]
     return "### What each card is worth\n\n" + _table(headers, rows)
 
 

@@ -164,9 +164,11 @@ def _cards(data: Data, images: Mapping[str, SavedFigure]) -> str:
     parts.append(
         figure_html(
             images.get("card_worth"),
-            "One reference player barred from a card, alone among normal ones, rotating "
-            "over the seats on shared deals. Worth = fair share minus its win rate: "
-            "positive means the card helps whoever may play it.",
+            "One reference player barred from a card, alone among normal ones, at every "
+            "seat in turn; the same deals, seats and seeds are played with it unbarred. "
+            "Worth = its win rate unbarred minus barred, game by game (games where the "
+            "card never mattered are the same and count zero): positive means the card "
+            "helps whoever may play it.",
         )
     )
     for players, groups in _by_players(data).items():
@@ -257,7 +259,10 @@ def _method(data: Data) -> str:
             "Restricted play",
             "A barred player never plays the card (from hand or discard top) and never "
             "Blocks if barred from Block; it discards the card at its first turn end, since "
-            "it is dead weight to it.",
+            "it is dead weight to it (an opponent may then take it with Steal-a-Card). Each "
+            "barred game is paired with the same game unbarred (same deal, seat and "
+            "seeds: the player decides exactly alike until the card matters); the worth is "
+            "the mean of unbarred minus barred wins, with a bootstrap interval.",
         ),
     ]
     items = "".join(f"<dt>{_e(term)}</dt><dd>{_e(text)}</dd>" for term, text in definitions)

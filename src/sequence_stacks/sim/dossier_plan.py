@@ -11,7 +11,9 @@ kind of question:
   rung below it (:meth:`DossierSpec.skill_base`) gives the share of skill;
 - ``search``: ``ismcts`` at each budget (a quarter, a half, the whole default budget:
   each step doubles it) alone among reference players;
-- ``restricted``: one reference player barred from a card alone among normal ones.
+- ``restricted``: one reference player barred from a card alone among normal ones, and
+  the same table unbarred (the control: its games are the same deals, seats and seeds,
+  so a card's worth is read game by game).
 
 Every config of a player count uses the dossier's seed, so the configs play the same
 deals where their decks agree. :func:`allocate` sets each config's games from the
@@ -156,7 +158,8 @@ class Job:
 
     Attributes:
         lone: the player alone among ``others`` (None for the table: everyone is ``others``).
-        restriction: the card the lone player is barred from (restricted play).
+        restriction: the card the lone player is barred from (restricted play; None for
+            its control, the same table unbarred).
         scale: the lone ``ismcts`` budget scale (search).
     """
 
@@ -226,6 +229,7 @@ def _group_jobs(spec: DossierSpec, variant: str, settings: Settings) -> list[Job
             jobs.append(
                 Job(Family.LADDER, variant, config(_lone(strong, weak, players)), weak, strong)
             )
+    jobs.append(Job(Family.RESTRICTED, variant, config(_lone(ref, ref, players)), ref, ref))
     for restriction in restrictions_in_deck(settings):
         lone = str(PlayerSpec(PlayerSpec.parse(ref).bot, barred=restriction))
         bots = _lone(lone, ref, players)

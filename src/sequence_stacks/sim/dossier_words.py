@@ -391,18 +391,17 @@ def metric_sentence(metric: Metric, estimate: Estimate, players: int) -> str:
     return _SENTENCES[metric](estimate, players)
 
 
-def card_sentence(card: str, worth: Estimate, players: int) -> str:
-    """What a card is worth, from a barred player's win rate."""
-    fair = 1 / players
-    rate = worth.map(fair, -1.0)
+def card_sentence(card: str, worth: Estimate, barred: Estimate, unbarred: Estimate) -> str:
+    """What a card is worth: how much less a player wins when barred from it, on the
+    same deals as the same player unbarred."""
     text = (
-        f"A player who may not play {card} wins {formatted(rate, Unit.RATE)} of games "
-        f"against a fair {_pct(fair)}: "
+        f"A player who may not play {card} wins {formatted(barred, Unit.RATE)} of games, "
+        f"against {formatted(unbarred, Unit.RATE)} on the same deals unbarred: "
     )
     if not worth.excludes(0.0):
         return text + "no measurable worth at these game counts."
     word = "worth" if worth.value > 0 else "a burden of"
-    return text + f"the card is {word} {_points(abs(worth.value))} points of win rate."
+    return text + f"the card is {word} {magnitude(worth, Unit.POINTS)} of win rate."
 
 
 def duel_sentence(strong: str, weak: str, rate: Estimate, players: int) -> str:

@@ -65,6 +65,7 @@ __all__ = [
     "lead_change_count",
     "lead_changes",
     "leader",
+    "lone_seat",
     "lone_wins",
     "max_turns_endings",
     "minutes_per_game",
@@ -424,9 +425,23 @@ def skill_share(traces: Sequence[GameTrace], player: str) -> Measure:
     return dataclasses.replace(lone, offset=-fair / (1 - fair), scale=1 / (1 - fair))
 
 
-def card_worth(traces: Sequence[GameTrace], barred: str) -> Measure:
-    """A barred player alone among normal ones: the fair share minus its win rate,
-    what the card is worth in points of win rate (positive: the card helps)."""
-    players = _players(traces)
-    lone = lone_wins(traces, barred)
-    return dataclasses.replace(lone, offset=1 / players, scale=-1.0)
+def lone_seat(trace: GameTrace) -> int:
+    """The lone player's seat in a table of one player among others: the bot list
+    names it first and rotates one seat a game (:func:`~.selfplay.seat_bots`)."""
+    return (-trace.game_index) % trace.player_count
+
+
+def card_worth(barred: Sequence[GameTrace], unbarred: Sequence[GameTrace]) -> Measure:
+    """What a card is worth, on shared deals: game ``i`` of both configs deals the same
+    cards to the same seats with the same players' seeds, and the barred player plays
+    exactly as the unbarred one until the card matters. Per game: the unbarred lone
+    seat's win minus the barred one's (1, 0 or -1; 0 wherever the card never mattered);
+    the mean is the card's worth in points of win rate (positive: the card helps)."""
+    wins = {t.game_index: t.winner == lone_seat(t) for t in unbarred}
+    return _mean(
+        [
+            float(wins[t.game_index]) - float(t.winner == lone_seat(t))
+            for t in barred
+            if t.game_index in wins
+        ]
+    )
