@@ -23,7 +23,8 @@ __all__ = ["DOSSIER_CSS", "render_dossier"]
 
 DOSSIER_CSS: Final = (
     CSS + "\n.verdict{font-weight:600}\nul.glance li{margin:.35rem 0}\n"
-    "dl dt{font-weight:600;margin-top:.6rem}\ndl dd{margin-left:1.2rem}"
+    "dl dt{font-weight:600;margin-top:.6rem}\ndl dd{margin-left:1.2rem}\n"
+    "td.note{max-width:55ch}"
 )
 _SECTION_IDS: Final = {
     Section.FAIRNESS: "fairness",

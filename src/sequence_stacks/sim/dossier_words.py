@@ -289,7 +289,7 @@ def _skill(e: Estimate, players: int) -> str:
         word = "too few games to say how much"
     return (
         f"A good player alone among beginners gets {formatted(e, Unit.SHARE)} of the way "
-        f"from a lottery to a certain win: {word}."
+        f"from a lottery to a certain win: {word}, as far as these bots can tell."
     )
 
 
