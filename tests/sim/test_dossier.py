@@ -298,6 +298,7 @@ def test_a_stopped_dossier_resumes_and_a_plan_replays_it(dossier: Path, tmp_path
     resumed = run_dossier(SMALL, replay)  # the saved plan; the cut-off line is replayed
     assert resumed.played == 5
     assert first.played == len(lines)
+    assert [run["games_played"] for run in _data(replay)["runs"]] == [len(lines), 5]
     assert _figures(_data(replay)) == _figures(_data(dossier))
     other = DossierSpec(players=(2,), reference="greedy", ladder=("random", "greedy"))
     with pytest.raises(DossierError, match="another study"):

@@ -257,12 +257,16 @@ def run_dossier(
             _save_plan(out, chosen)
     data = analyse_dossier(chosen, traces, pace=pace, no_chance=NO_CHANCE)
     data["win_chance"] = {"name": chance.name, "estimate": repr(chance)}
-    data["run"] = {
-        "seconds_playing": round(time.monotonic() - start, 1),
-        "workers": workers,
-        "backend": backend,
-        "load_average": _load(),
-    }
+    data["runs"] = [
+        *_previous_runs(out),
+        {
+            "seconds": round(time.monotonic() - start, 1),
+            "games_played": played,
+            "workers": workers,
+            "backend": backend,
+            "load_average": _load(),
+        },
+    ]
     page = write_dossier(data, out, title=title)
     return DossierOutcome(played, False, page, time.monotonic() - start)
 
@@ -274,6 +278,16 @@ def _backend_session(backend: str, address: str | None) -> contextlib.AbstractCo
     from .ray_backend import ray_session  # noqa: PLC0415 (needs the ray extra)
 
     return ray_session(address)
+
+
+def _previous_runs(out: Path) -> list[dict[str, Any]]:
+    """The runs an earlier ``dossier.json`` in ``out`` lists (a resumed dossier keeps
+    the time each run took)."""
+    try:
+        runs = json.loads((out / "dossier.json").read_text(encoding="utf-8")).get("runs", [])
+    except (OSError, ValueError, AttributeError):
+        return []
+    return runs if isinstance(runs, list) else []
 
 
 def _load() -> list[float] | None:

@@ -273,12 +273,15 @@ def _method(data: Data) -> str:
         [config_id, str(games), f"{plan['seconds_per_game'].get(config_id, 0.0):.3f}"]
         for config_id, games in plan["games"].items()
     ]
-    run = data["run"]
+    runs = "; ".join(
+        f"{run['games_played']} games in {run['seconds']:.0f} s on {run['workers']} "
+        f"worker(s) ({run['backend']}, load average {run['load_average']})"
+        for run in data["runs"]
+    )
     return (
         '<section id="method"><h2>Method and games</h2><dl>' + items + "</dl>"
-        f"<p>{data['games']} games, seed {spec['seed']}; the last run played what was "
-        f"missing in {run['seconds_playing']:.0f} s on {run['workers']} worker(s) "
-        f"({_e(run['backend'])}, load average {_e(run['load_average'])}). "
+        f"<p>{data['games']} games, seed {spec['seed']}. Runs (playing, before the "
+        f"analysis): {_e(runs)}. "
         "Game i of a configuration is dealt from seed + i // (players at its table when one "
         "player is alone, else 1); the plan below fixes every count, so "
         "<code>sequence-stacks dossier --plan plan.json --out NEW</code> replays the "
