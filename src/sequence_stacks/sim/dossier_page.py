@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from .dossier_words import METRICS, Metric, Section, Unit, formatted
 from .intervals import Estimate, Method
-from .report_page import CSS, figure_html, note_html, page_html, table_html
+from .report_page import CSS, figure_html, nav_html, note_html, page_html, table_html
 
 if TYPE_CHECKING:
     from .report_figures import SavedFigure
@@ -331,13 +331,12 @@ def _nav(data: Data) -> str:
         *((("#variants", "Variants"),) if data["comparisons"] else ()),
         ("#method", "Method"),
     ]
-    items = "".join(f'<li><a href="{href}">{_e(text)}</a></li>' for href, text in links)
-    return f'<nav aria-label="Sections"><ul>{items}</ul></nav>'
+    return nav_html(links)
 
 
 def render_dossier(data: Data, images: Mapping[str, SavedFigure], *, title: str) -> str:
     """The whole page for :func:`~.dossier_analysis.analyse_dossier` data (with its
-    ``run`` and ``win_chance`` parts) and the saved figures."""
+    ``runs`` and ``win_chance`` parts) and the saved figures."""
     counts = ", ".join(str(p) for p in _by_players(data))
     lead = (
         f"{data['games']} games of bot play at {counts} players; variants: "

@@ -359,6 +359,11 @@ def _nav(data: Summary) -> str:
         ("#cards", "Action cards"),
         *((f"#players-{count}", f"{count} players") for count in data["player_counts"]),
     ]
+    return nav_html(links)
+
+
+def nav_html(links: Sequence[tuple[str, str]]) -> str:
+    """The page's section links, ``(href, text)`` each (the text escaped here)."""
     items = "".join(f'<li><a href="{href}">{_e(text)}</a></li>' for href, text in links)
     return f'<nav aria-label="Sections"><ul>{items}</ul></nav>'
 
