@@ -25,6 +25,7 @@ __all__ = [
     "CSS",
     "csp_for",
     "figure_html",
+    "nav_html",
     "note_html",
     "page_html",
     "render_page",
