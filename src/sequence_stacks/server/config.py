@@ -59,6 +59,9 @@ class ServerSettings:
             names them ``w1``, ``w2`` ...); empty: ``host:port``.
         adopt_interval: with PostgreSQL, how often a worker takes over playing tables
             no worker owns (a dead worker's), in seconds (docs/deploy.md).
+        runtime_dir: the folder of npm's ``pyodide`` package that the game on one
+            device (``/local``) runs on; empty: ``vendor/node_modules/pyodide`` of the
+            source tree, where ``npm ci`` in ``vendor/`` puts it (docs/server.md).
     """
 
     host: str = "127.0.0.1"
@@ -85,6 +88,7 @@ class ServerSettings:
     allowed_origins: tuple[str, ...] = ()
     worker: str = ""
     adopt_interval: float = 2.0
+    runtime_dir: str = ""
 
     def __post_init__(self) -> None:
         for name in ("turn_timeout", "block_timeout", "grace_period", "heartbeat_interval"):

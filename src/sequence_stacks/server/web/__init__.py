@@ -22,6 +22,7 @@ from sequence_stacks.server.play import Refusal, RefusalCode
 from sequence_stacks.server.store import StorageUnavailableError
 
 from .api import ROUTES
+from .local import device_assets, device_routes
 from .middleware import CONTENT_SECURITY_POLICY, CheckOrigin, KeepRawSend, SecurityHeaders
 from .pages import STATIC_DIR, page, reader_language, table_page
 from .responses import error_response
@@ -42,6 +43,7 @@ def web_app(config: ServerSettings, lifespan: Lifespan) -> Starlette:
         Route("/replay/{table_id}/{game:int}", table_page("replay.html")),
         Route("/learn", page("tutorial.html")),
         *(Route(path, handler, methods=list(methods)) for path, handler, methods in ROUTES),
+        *device_routes(),
         WebSocketRoute("/ws/{table_id}", table_socket),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]
@@ -56,6 +58,7 @@ def web_app(config: ServerSettings, lifespan: Lifespan) -> Starlette:
         ],
     )
     app.state.settings = config
+    app.state.device = device_assets(config.runtime_dir)
     app.state.limits = AddressLimits(config)
     return app
 
