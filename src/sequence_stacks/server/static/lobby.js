@@ -105,8 +105,23 @@ function statusText(table, open) {
   return t(`lobby.status.${table.status}`);
 }
 
+// Offline (#25): online tables need the network; the game on one device does not.
+const offlineNote = document.querySelector("#offline-note");
+function showOffline(offline) {
+  offlineNote.hidden = !offline;
+}
+addEventListener("online", () => showOffline(false));
+addEventListener("offline", () => showOffline(true));
+
 async function refresh() {
-  const response = await fetch("/api/tables");
+  let response;
+  try {
+    response = await fetch("/api/tables");
+  } catch {
+    showOffline(true);
+    return;
+  }
+  showOffline(false);
   const data = await response.json();
   list.replaceChildren();
   if (!data.tables.length) {
