@@ -62,6 +62,9 @@ class ServerSettings:
         runtime_dir: the folder of npm's ``pyodide`` package that the game on one
             device (``/local``) runs on; empty: ``vendor/node_modules/pyodide`` of the
             source tree, where ``npm ci`` in ``vendor/`` puts it (docs/server.md).
+        release: a name for this release of the site (a deploy may set it): part of the
+            version of what devices keep for offline play, so a new name makes every
+            device fetch the game again on its next visit.
     """
 
     host: str = "127.0.0.1"
@@ -89,6 +92,7 @@ class ServerSettings:
     worker: str = ""
     adopt_interval: float = 2.0
     runtime_dir: str = ""
+    release: str = ""
 
     def __post_init__(self) -> None:
         for name in ("turn_timeout", "block_timeout", "grace_period", "heartbeat_interval"):

@@ -143,27 +143,46 @@ function newSeed() {
   return (words[0] & 0x1fffff) * 2 ** 32 + words[1];
 }
 
-async function newGame(chosen, pace) {
-  setBusy(true);
-  try {
-    await engine.ready;
-    game.pace = PACE[pace] ?? PACE.normal;
-    game.viewer = null;
-    const answer = await engine.ask({ op: "new", players: chosen, seed: newSeed(), viewer: null, log_viewer: chosen.filter((p) => p.bot === null).length === 1 ? chosen.findIndex((p) => p.bot === null) : null });
-    if (answer.error) throw new Error(answer.error.reason);
-    await begin(answer);
-    log.add(answer.entry, logName);
-    log.render();
-  } catch (error) {
+// Every change goes through one queue: a bot's move, a person's, a Block claim, the
+// hand-off. Each runs after the one before has been shown, and looks afresh at the game
+// (a tap on a button drawn before a bot moved changes nothing).
+let queue = Promise.resolve();
+
+function exclusive(work) {
+  const run = queue.then(async () => {
+    game.busy = true;
+    try {
+      await work();
+    } finally {
+      game.busy = false;
+    }
+  });
+  queue = run.catch((error) => {
     console.error(error);
     notice.show(t("local.engine_failed"), "error");
-  } finally {
-    setBusy(false);
-  }
+  });
+  return queue;
+}
+
+/** Run `work` in the queue after `ms`, unless another game started meanwhile. */
+function later(work, ms) {
+  const serial = game.serial;
+  clearTimeout(timer);
+  timer = setTimeout(() => exclusive(async () => serial === game.serial && (await work())), ms);
+}
+
+function newGame(chosen, pace) {
+  return exclusive(async () => {
+    await engine.ready;
+    game.pace = PACE[pace] ?? PACE.normal;
+    const only = chosen.filter((player) => player.bot === null).length === 1;
+    const answer = await ask({ op: "new", players: chosen, seed: newSeed(), viewer: null, log_viewer: only ? chosen.findIndex((player) => player.bot === null) : null });
+    await begin(answer, answer.entry);
+  });
 }
 
 /** Draw a game the engine started or loaded, and play on. */
-async function begin(answer) {
+async function begin(answer, entry = null) {
   game.serial += 1;
   clearTimeout(timer);
   Object.assign(game, { table: answer.table, holder: null, viewer: null });
@@ -171,13 +190,14 @@ async function begin(answer) {
   prompt.close();
   countdown.set(null);
   log.clear();
+  if (entry) log.add(entry, logName);
   take(answer);
   showPart("board");
   await step();
 }
 
-async function resume(save) {
-  try {
+function resume(save) {
+  return exclusive(async () => {
     await engine.ready;
     const answer = await engine.ask({ op: "load", save, viewer: null, log_viewer: null });
     if (answer.error?.code === "bad_save") {
@@ -193,11 +213,7 @@ async function resume(save) {
     await begin(answer);
     log.say(t("local.resumed"), "log-lobby");
     log.render();
-  } catch (error) {
-    console.error(error);
-    notice.show(t("local.engine_failed"), "error");
-    showPart("setup");
-  }
+  });
 }
 
 function localPace() {
@@ -224,27 +240,16 @@ async function step() {
   }
 }
 
-/** Run `work` after `ms`, unless another game started meanwhile. */
-function later(work, ms) {
-  const serial = game.serial;
-  clearTimeout(timer);
-  timer = setTimeout(() => {
-    if (serial === game.serial) work();
-  }, ms);
-}
-
+/** A bot's move or Block answer, when the game still waits for it. */
 async function botMove(seat) {
-  try {
-    changed(await ask({ op: "bot", seat }));
-  } catch (error) {
-    console.error(error);
-    notice.show(t("local.engine_failed"), "error");
-  }
+  if (!game.view.result && game.view.deciders.includes(seat) && isBot(seat)) await changed(await ask({ op: "bot", seat }));
 }
 
 /** Show what a move changed (log, board, cards travelling, sounds), then play on. */
 async function changed(answer) {
   const before = capture();
+  // A hint's words name a card of the hand it was for: gone with the move (R36).
+  if (choice.hint !== null) notice.hide();
   choice.selection = null;
   choice.hint = null;
   take(answer);
@@ -270,31 +275,21 @@ function finish() {
 
 // --- the board's callbacks -----------------------------------------------------------------
 
-async function act(id) {
+function act(id) {
   if (game.busy || game.viewer === null) return;
-  setBusy(true);
-  try {
-    const answer = await ask({ op: "act", seat: game.viewer, action_id: id });
-    if (answer.refused) {
-      notice.show(refusalLine(answer.refused, logName), "error");
-      return;
-    }
-    await changed(answer);
-  } catch (error) {
-    console.error(error);
-    notice.show(t("local.engine_failed"), "error");
-  } finally {
-    setBusy(false);
-  }
+  const seat = game.viewer;
+  const version = game.version;
+  exclusive(async () => {
+    if (game.viewer !== seat || game.version !== version) return;
+    const answer = await ask({ op: "act", seat, action_id: id });
+    if (answer.refused) notice.show(refusalLine(answer.refused, logName), "error");
+    else await changed(answer);
+  });
 }
 
 function select(next) {
   choice.selection = toggled(choice.selection, next);
   render();
-}
-
-function setBusy(busy) {
-  game.busy = busy;
 }
 
 // --- the hand-off between people ---------------------------------------------------------
@@ -312,17 +307,19 @@ function handOff(seat) {
   $("#handoff-show").focus();
 }
 
-async function takeDevice() {
+function takeDevice() {
   const seat = Number($("#handoff").dataset.seat);
-  $("#handoff").hidden = true;
-  $("#main").inert = false;
-  if (!game.view || game.view.result || !game.view.deciders.includes(seat)) return;
-  game.holder = seat;
-  await settleViewer();
-  render();
-  play("turn");
-  $("#announce").textContent = t("table.your_turn");
-  focusHand();
+  exclusive(async () => {
+    $("#handoff").hidden = true;
+    $("#main").inert = false;
+    if (!game.view || game.view.result || !game.view.deciders.includes(seat)) return;
+    game.holder = seat;
+    await settleViewer();
+    render();
+    play("turn");
+    $("#announce").textContent = t("table.your_turn");
+    focusHand();
+  });
 }
 
 // --- a Block window at the table ----------------------------------------------------------
@@ -332,45 +329,35 @@ function answerId(seat, type) {
   return game.table.action_tables[seat].findIndex((action) => action.type === type);
 }
 
+/** True while the Block window `key` is open and waits for the person in `seat`. */
+function waitsFor(key, seat) {
+  return game.view.phase === PHASE.BLOCK_WINDOW && windowKey(game.view) === key && game.view.deciders.includes(seat);
+}
+
 /**
  * The window's bots answer (after a bot's think time, whatever they hold); the people
- * asked get the public prompt and its countdown.
+ * asked get the public prompt and its countdown, at whose end they pass.
  */
 function blockWindow() {
   const view = game.view;
   const key = windowKey(view);
-  const asked = view.deciders;
-  const bots = asked.filter(isBot);
-  const waiting = asked.filter((seat) => !isBot(seat));
-  if (waiting.length) {
-    if (prompt.show(key, view, waiting, game.table.slots, () => nobody())) {
-      countdown.set({ kind: TIMER.BLOCK, seats: waiting, remaining_ms: game.pace.blockMs });
-      play("complete");
-      $("#announce").textContent = $("#table-prompt .text").textContent;
-      $("#table-prompt .claim")?.focus();
-    }
+  const bots = view.deciders.filter(isBot);
+  const waiting = view.deciders.filter((seat) => !isBot(seat));
+  if (waiting.length && prompt.show(key, view, waiting, game.table.slots, () => nobody(key))) {
+    countdown.set({ kind: TIMER.BLOCK, seats: waiting, remaining_ms: game.pace.blockMs });
+    play("complete");
+    $("#announce").textContent = $("#table-prompt .text").textContent;
+    $("#table-prompt .claim")?.focus();
   }
-  if (bots.length) {
-    later(() => botAnswer(bots[0]), game.pace.botMs);
-  } else if (waiting.length) {
-    const left = Math.max(0, countdown.seconds() * 1000);
-    later(() => nobody(), left || game.pace.blockMs);
-  }
-}
-
-async function botAnswer(seat) {
-  try {
-    changed(await ask({ op: "bot", seat }));
-  } catch (error) {
-    console.error(error);
-  }
+  if (bots.length) later(() => botMove(bots[0]), game.pace.botMs);
+  else if (waiting.length) later(() => passAll(key), Math.max(0, countdown.seconds() ?? 0) * 1000);
 }
 
 /** A person claims a Block: the engine checks they hold one (R29); the others pass. */
-async function claim(seat) {
-  if (game.busy) return;
-  setBusy(true);
-  try {
+function claim(seat) {
+  const key = prompt.key;
+  exclusive(async () => {
+    if (!waitsFor(key, seat)) return;
     const answer = await ask({ op: "act", seat, action_id: answerId(seat, ACTION.BLOCK) });
     if (answer.refused) {
       prompt.refuse(seat);
@@ -378,26 +365,18 @@ async function claim(seat) {
       return;
     }
     await changed(answer);
-    await passAll();
-  } finally {
-    setBusy(false);
-  }
+    await passAll(key);
+  });
 }
 
-/** Nobody else blocks: every person still asked passes. */
-async function nobody() {
-  if (game.busy) return;
-  setBusy(true);
-  try {
-    await passAll();
-  } finally {
-    setBusy(false);
-  }
+/** Nobody (else) blocks: every person still asked passes. */
+function nobody(key) {
+  exclusive(() => passAll(key));
 }
 
-async function passAll() {
-  while (game.view.phase === PHASE.BLOCK_WINDOW) {
-    const seat = game.view.deciders.find((asked) => !isBot(asked));
+async function passAll(key) {
+  for (;;) {
+    const seat = game.view.deciders.find((asked) => !isBot(asked) && waitsFor(key, asked));
     if (seat === undefined) return;
     await changed(await ask({ op: "act", seat, action_id: answerId(seat, ACTION.PASS) }));
   }
@@ -405,15 +384,20 @@ async function passAll() {
 
 // --- hints -----------------------------------------------------------------------------
 
-async function askHint() {
-  if ($("#hint").hidden || game.viewer === null) return;
-  const { action_id: id } = await ask({ op: "hint", seat: game.viewer });
-  const found = board.legalNow().find((action) => action.id === id);
-  if (!found) return;
-  choice.hint = id;
-  choice.selection = selectionFor(found, game.view.hand) ?? choice.selection;
-  render();
-  notice.show(t("table.hint_says", { move: actionWords(found, boardName, game.table.slots) }));
+function askHint() {
+  if ($("#hint").hidden || game.viewer === null || game.busy) return;
+  const seat = game.viewer;
+  const version = game.version;
+  exclusive(async () => {
+    if (game.viewer !== seat || game.version !== version) return;
+    const { action_id: id } = await ask({ op: "hint", seat });
+    const found = board.legalNow().find((action) => action.id === id);
+    if (!found) return;
+    choice.hint = id;
+    choice.selection = selectionFor(found, game.view.hand) ?? choice.selection;
+    render();
+    notice.show(t("table.hint_says", { move: actionWords(found, boardName, game.table.slots) }));
+  });
 }
 
 // --- drawing ---------------------------------------------------------------------------
@@ -541,12 +525,14 @@ function setUpControls() {
   $("#again").addEventListener("click", () => newGame(players().map(({ name, bot }) => ({ name, bot })), localPace()));
   $("#new-game").addEventListener("click", () => showPart("setup"));
   $("#export").addEventListener("click", exportRecord);
-  $("#quit").addEventListener("click", async () => {
+  $("#quit").addEventListener("click", () => {
     if (!confirm(t("local.quit_confirm"))) return;
-    game.serial += 1;
-    clearTimeout(timer);
-    await dropSave();
-    showPart("setup");
+    exclusive(async () => {
+      game.serial += 1;
+      clearTimeout(timer);
+      await dropSave();
+      showPart("setup");
+    });
   });
   $("#sound").addEventListener("click", () => {
     setMuted(!muted());

@@ -58,7 +58,7 @@ def web_app(config: ServerSettings, lifespan: Lifespan) -> Starlette:
         ],
     )
     app.state.settings = config
-    app.state.device = device_assets(config.runtime_dir)
+    app.state.device = device_assets(config.runtime_dir, config.release)
     app.state.limits = AddressLimits(config)
     return app
 

@@ -146,9 +146,12 @@ def _static_files() -> list[str]:
     return sorted(found)
 
 
-def device_assets(runtime_dir: str = "") -> DeviceAssets:
+@functools.cache
+def device_assets(runtime_dir: str = "", release: str = "") -> DeviceAssets:
     """Build everything ``/local`` serves: the source zip, the runtime (None when it is
-    not installed), the list the service worker keeps and the version of it all."""
+    not installed), the list the service worker keeps and the version of it all (the
+    ``release`` named in it). Made once a process: the installed files do not change
+    under a running server."""
     bundle = build_source_bundle()
     runtime = find_runtime(runtime_dir or None)
     static = _static_files()
@@ -165,6 +168,7 @@ def device_assets(runtime_dir: str = "") -> DeviceAssets:
     digest = hashlib.sha256()
     for part in (
         sequence_stacks.__version__,
+        release,
         bundle.digest,
         runtime.version if runtime is not None else "no runtime",
         *precache,
@@ -190,7 +194,7 @@ def _service_worker(build: Mapping[str, Any]) -> bytes:
     _, end, tail = rest.partition(_BUILD_MARK)
     if not (mark and end):
         raise ValueError(f"{_SERVICE_WORKER} must hold its BUILD between two {_BUILD_MARK}")
-    return (head + json.dumps(build) + tail).encode()
+    return (head + mark + json.dumps(build) + end + tail).encode()
 
 
 def _assets(request: Request) -> DeviceAssets:
@@ -202,14 +206,17 @@ def _assets(request: Request) -> DeviceAssets:
 
 
 @functools.cache
-def _local_pages(source_url: str, runtime_url: str, stdlib_url: str) -> dict[str, str]:
-    """/local in each language, with where its runtime and source are."""
+def _local_pages(
+    source_url: str, runtime_url: str, stdlib_url: str, first_bot: str
+) -> dict[str, str]:
+    """/local in each language, with where its runtime and source are, and the bots it
+    offers (the server's default one first: a new seat's bot)."""
     template = (STATIC_DIR / "local.html").read_text(encoding="utf-8")
     filled = {
         "runtime": runtime_url,
         "stdlib": stdlib_url,
         "source": source_url,
-        "bots": " ".join(BOT_NAMES),
+        "bots": " ".join(sorted(BOT_NAMES, key=lambda bot: bot != first_bot)),
     }
     for name, value in filled.items():
         empty = f'<meta name="sequence-stacks-{name}" content="">'
@@ -228,6 +235,7 @@ async def local_page(request: Request) -> Response:
         assets.source_url if runtime is not None else "",
         runtime.prefix if runtime is not None else "",
         runtime.prefix + assets.stdlib if runtime is not None else "",
+        request.app.state.settings.default_bot,
     )
     language = reader_language(request)
     headers = {
