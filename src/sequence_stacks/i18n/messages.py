@@ -898,7 +898,7 @@ _ALL: Final = (
     m("local.prompt.text", "{player} completed {pile}. Does anyone block it?"),
     m("local.prompt.claim", "{player} blocks"),
     m("local.prompt.nobody", "Nobody blocks"),
-    m("local.prompt.no_block", "{player} has no Block card: the pile is not blocked by them."),
+    m("local.prompt.no_block", "{player} has no Block card to play."),
     m("local.end.again", "Play again"),
     m("local.end.export", "Save the game record"),
     m("local.end.new", "New players"),
