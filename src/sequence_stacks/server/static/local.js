@@ -192,7 +192,7 @@ async function begin(answer, entry = null) {
   log.clear();
   if (entry) log.add(entry, logName);
   take(answer);
-  showPart("board");
+  showPart(PART.BOARD);
   await step();
 }
 
@@ -205,7 +205,7 @@ function resume(save) {
       await dropSave();
       notice.show(t("local.bad_save"), "error");
       notice.keep();
-      showPart("setup");
+      showPart(PART.SETUP);
       return;
     }
     if (answer.error) throw new Error(answer.error.reason);
@@ -268,7 +268,7 @@ function finish() {
   const result = game.view.result;
   $("#end .text").textContent = resultText(result, solo() ? people()[0] : null, seatName);
   $("#end .standings").replaceChildren(...standingsTable(game.standings ?? [], logName));
-  showPart("end");
+  showPart(PART.RESULTS);
   if (result.winner !== null && !isBot(result.winner)) play("win");
   $("#again").focus();
 }
@@ -426,14 +426,17 @@ function render() {
   $("#hint").hidden = !(game.viewer !== null && board.legalNow().length && !game.view.result);
 }
 
-/** Show one part of the page: the setup, the board, or the end (with the board). */
+// The parts of the page: the setup, the board, the results (with the board).
+const PART = Object.freeze({ SETUP: "setup", BOARD: "board", RESULTS: "results" });
+
+/** Show one part of the page. */
 function showPart(part) {
-  const playing = part !== "setup";
+  const playing = part !== PART.SETUP;
   $("#setup").hidden = playing;
   $("#board").hidden = !playing;
   $("#side").hidden = !playing;
-  $("#end").hidden = part !== "end";
-  $("#quit").hidden = part !== "board";
+  $("#end").hidden = part !== PART.RESULTS;
+  $("#quit").hidden = part !== PART.BOARD;
   if (!playing) {
     document.body.dataset.status = "lobby";
     $("#handoff").hidden = true;
@@ -523,7 +526,7 @@ function setUpControls() {
   $("#handoff-show").addEventListener("click", takeDevice);
   $("#hint").addEventListener("click", askHint);
   $("#again").addEventListener("click", () => newGame(players().map(({ name, bot }) => ({ name, bot })), localPace()));
-  $("#new-game").addEventListener("click", () => showPart("setup"));
+  $("#new-game").addEventListener("click", () => showPart(PART.SETUP));
   $("#export").addEventListener("click", exportRecord);
   $("#quit").addEventListener("click", () => {
     if (!confirm(t("local.quit_confirm"))) return;
@@ -531,7 +534,7 @@ function setUpControls() {
       game.serial += 1;
       clearTimeout(timer);
       await dropSave();
-      showPart("setup");
+      showPart(PART.SETUP);
     });
   });
   $("#sound").addEventListener("click", () => {
@@ -562,7 +565,7 @@ function unsupported(key) {
 
 async function start() {
   setUpControls();
-  showPart("setup");
+  showPart(PART.SETUP);
   if (!canRunEngine()) return unsupported("local.no_wasm");
   if (!build.runtime || !build.source) return unsupported("local.unavailable");
   engine = new Engine(build);
