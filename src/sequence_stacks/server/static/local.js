@@ -264,6 +264,8 @@ async function changed(answer) {
 function finish() {
   prompt.close();
   countdown.set(null);
+  // The results push the table down: cards on their way land at once.
+  for (const run of document.getAnimations()) if (!(run instanceof CSSAnimation) && !(run instanceof CSSTransition)) run.finish();
   document.body.dataset.status = "over";
   const result = game.view.result;
   $("#end .text").textContent = resultText(result, solo() ? people()[0] : null, seatName);
