@@ -101,6 +101,18 @@ def test_a_save_loads_to_the_same_game_and_its_record_replays() -> None:
     assert record.meta["players"] == ["Ann", "Ben", "Greedy bot 3"]
 
 
+def test_a_finished_game_s_save_loads_after_a_trip_through_javascript() -> None:
+    """JavaScript writes the whole float 1.0 (a winner's return) as 1."""
+    bots = [Player(f"B{seat}", "greedy") for seat in range(3)]
+    game = DeviceGame(Settings(player_count=3), 4, bots)
+    while game.state.result is None:
+        game.bot_move(game.state.deciders()[0], None)
+    save = game.save()
+    text = json.dumps(save).replace("1.0", "1").replace("-0.0,", "0,")
+    assert text != json.dumps(save)
+    assert DeviceGame.load(json.loads(text)).state.result == game.state.result
+
+
 def test_a_finished_game_has_standings_and_a_result_in_its_record() -> None:
     bots = [Player(f"B{seat}", "greedy") for seat in range(3)]
     game = DeviceGame(Settings(player_count=3), 2, bots)

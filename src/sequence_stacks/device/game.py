@@ -300,8 +300,23 @@ class DeviceGame:
 
 
 def _checksum(body: Mapping[str, Any]) -> str:
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """The SHA-256 of the canonical JSON of a save's body, as it reads back after a trip
+    through the page (JavaScript writes the number 1.0 as 1)."""
+    text = json.dumps(
+        _as_read_back(body), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+    )
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _as_read_back(value: Any) -> Any:
+    """``value`` with every whole float made an int, as JavaScript's numbers read back."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, Mapping):
+        return {key: _as_read_back(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_as_read_back(item) for item in value]
+    return value
 
 
 def _event_dict(event: Event, piles_per_colour: int) -> dict[str, Any]:
