@@ -268,9 +268,11 @@ def sync_frame(
     token_rejected: bool,
     timer: Timer | None,
     bots: Sequence[str],
+    notation: bool = False,
 ) -> dict[str, Any]:
     """Everything a connection needs to draw the table: the entries it missed since
-    ``last_version`` when they are still kept, else the current game's log (``reset``)."""
+    ``last_version`` when they are still kept, else the current game's log (``reset``);
+    with ``notation`` (a script asked in its hello) the seat's actions in notation."""
     history = table.history
     missed = None
     if last_version is not None and 0 <= last_version <= table.version:
@@ -289,7 +291,7 @@ def sync_frame(
         "token_rejected": token_rejected,
         "table": lobby_dict(table, connected),
         "view": view_dict(table, seat),
-        "actions": action_table(table, seat) if playing else None,
+        "actions": action_table(table, seat) if playing and notation else None,
         "action_table": action_field_table(table, seat) if playing else None,
         "slots": pile_slots(table.settings.piles_per_colour) if playing else None,
         "hints": offers_hints(table, seat),
@@ -300,27 +302,43 @@ def sync_frame(
     }
 
 
+_COMPUTE: Final[Any] = object()  # update_frame works the view out itself
+
+
 def update_frame(
     table: Table,
     entry: Entry,
     seat: int | None,
     *,
-    lobby: Mapping[str, Any],
+    lobby: Mapping[str, Any] | None,
     timer: Mapping[str, Any] | None,
+    view: Mapping[str, Any] | None = _COMPUTE,
+    changes: Mapping[str, Any] | None = None,
+    notation: bool = False,
 ) -> dict[str, Any]:
-    """One entry as ``seat`` hears of it, with the table, the view and the countdown
-    after it, whether hints are offered to ``seat`` (and the action table and the
-    piles' slots when a game starts)."""
-    frame = {
+    """One entry as ``seat`` hears of it, with the view and the countdown after it and
+    whether hints are offered to ``seat`` (and, when a game starts, the action table,
+    the piles' slots and, with ``notation``, the actions in notation).
+
+    Only what changed (docs/protocol.md): ``lobby`` is None when the table's public
+    facts are as the last update had them (the frame then has no ``table``), and
+    ``changes`` (the view's fields that differ from the seat's view one version
+    before) is sent as ``view_changes`` instead of the whole ``view``.
+    """
+    frame: dict[str, Any] = {
         "type": "update",
         **_table_entry(table, entry, seat),
-        "table": lobby,
-        "view": view_dict(table, seat),
         "hints": offers_hints(table, seat),
         "timer": timer,
     }
+    if lobby is not None:
+        frame["table"] = lobby
+    if changes is not None:
+        frame["view_changes"] = changes
+    else:
+        frame["view"] = view_dict(table, seat) if view is _COMPUTE else view
     if entry.op == Op.START:
-        frame["actions"] = action_table(table, seat)
+        frame["actions"] = action_table(table, seat) if notation else None
         frame["action_table"] = action_field_table(table, seat)
         frame["slots"] = pile_slots(table.settings.piles_per_colour)
     return frame

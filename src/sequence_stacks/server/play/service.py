@@ -241,15 +241,17 @@ class TableService:
                     seat = claim
             runtime.join(subscriber, token_hash, seat)
             runtime.schedule.replan(table)
-            subscriber.send(self.frames.sync(runtime, seat, last_version, rejected=bool(token)))
+            subscriber.send(
+                self.frames.sync(runtime, subscriber, last_version, rejected=bool(token))
+            )
             self.frames.presence(runtime)
 
     async def sync(self, table_id: str, subscriber: Subscriber, last_version: int | None) -> None:
         """Send a sync frame: entries since ``last_version`` and the current view."""
         runtime = await self._runtime(table_id)
         async with runtime.lock:
-            seat = runtime.table.seat_of(subscriber.token_hash)
-            subscriber.send(self.frames.sync(runtime, seat, last_version, rejected=False))
+            subscriber.seat = runtime.table.seat_of(subscriber.token_hash)
+            subscriber.send(self.frames.sync(runtime, subscriber, last_version, rejected=False))
 
     async def leave(self, table_id: str, subscriber: Subscriber) -> None:
         """Forget a closed connection; its seat's grace period starts if it was the last."""
@@ -322,7 +324,7 @@ class TableService:
                     subscriber.send(self.frames.ack(command.id, done, duplicate=True))
                     return
                 payload = prepare_command(
-                    table, command, seat, seed=secrets.randbits(63), bot=self.settings.default_bot
+                    table, command, seat, seed=_new_seed, bot=self.settings.default_bot
                 )
             except Refusal as refusal:
                 subscriber.send(refused_frame(refusal, command.id, table.version))
@@ -385,3 +387,8 @@ def _listed(row: TableRow) -> dict[str, Any]:
         "game": row.summary.get("game", 0),
         "options": dict(row.options),
     }
+
+
+def _new_seed() -> int:
+    """A game's secret seed (R41: it never leaves the server)."""
+    return secrets.randbits(63)

@@ -181,7 +181,7 @@ class SqliteStorage(GroupCommitted):
         self._writer.submit(insert).result()
 
     def _append_job(
-        self, table_id: str, version: int, payload: str, status: str, summary: str
+        self, table_id: str, version: int, payload: str, status: str, summary: str | None
     ) -> Job[sqlite3.Connection]:
         """See :meth:`GroupCommitted._append_job`: an UPDATE fenced by the version
         before, then the INSERT."""
@@ -189,7 +189,7 @@ class SqliteStorage(GroupCommitted):
         def insert(db: sqlite3.Connection) -> None:
             now = time.time()
             updated = db.execute(
-                "UPDATE tables SET status = ?, summary = ?, version = ?, "
+                "UPDATE tables SET status = ?, summary = COALESCE(?, summary), version = ?, "
                 "updated_at = MAX(updated_at, ?) WHERE table_id = ? AND version = ?",
                 (status, summary, version, now, table_id, version - 1),
             ).rowcount
