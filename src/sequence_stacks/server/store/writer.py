@@ -59,6 +59,12 @@ class GroupWriter(Generic[_Db]):
         failure: what every waiter of a group that failed as a whole is told, given
             the error (a lost connection becomes ``StorageUnavailableError``).
         closed: the error a job submitted after :meth:`close` fails with.
+        inline: commit the jobs an event loop submits on that loop, at the end of the
+            loop's round of ready callbacks, instead of handing them to the thread
+            (SQLite: a commit there is a write to the WAL file with no sync, cheaper
+            than the two hand-overs between threads; docs/server.md, Load). Jobs from
+            other threads still go to the writer thread; a lock keeps one transaction
+            at a time on the connection.
     """
 
     def __init__(
@@ -69,7 +75,10 @@ class GroupWriter(Generic[_Db]):
         roll_back: Callable[[_Db], None],
         failure: Callable[[Exception], Exception] = lambda error: error,
         closed: Callable[[], Exception],
+        inline: bool = False,
     ) -> None:
+        self._inline = inline
+        self._connection_lock = threading.Lock()  # one transaction at a time
         self._begin = begin
         self._roll_back = roll_back
         self._failure = failure
@@ -121,9 +130,14 @@ class GroupWriter(Generic[_Db]):
 
     def _flush(self) -> None:
         with self._closing:
-            if self._pending:
-                self._jobs.put(self._pending)
-                self._pending = []
+            batch, self._pending = self._pending, []
+            if not batch:
+                return
+            if not self._inline:
+                self._jobs.put(batch)
+                return
+        with self._connection_lock:
+            self._commit_group(batch, on_loop=asyncio.get_running_loop())
 
     def close(self) -> bool:
         """Commit the jobs already queued, then stop the thread. False if it was
@@ -160,11 +174,14 @@ class GroupWriter(Generic[_Db]):
                     batch.extend(job)
                 else:
                     batch.append(job)
-            self._commit_group(batch)
+            with self._connection_lock:
+                self._commit_group(batch)
             if stop:
                 return
 
-    def _commit_group(self, batch: list[_Queued[_Db]]) -> None:
+    def _commit_group(
+        self, batch: list[_Queued[_Db]], on_loop: asyncio.AbstractEventLoop | None = None
+    ) -> None:
         try:
             failures = self._attempt(batch, guarded=False)
             if failures is None:  # a job failed: again, each job behind a savepoint
@@ -172,12 +189,13 @@ class GroupWriter(Generic[_Db]):
             assert failures is not None
         except Exception as error:  # the whole group failed
             told = self._failure(error)
-            _settle([(waiter, told) for _, waiter in batch])
+            _settle([(waiter, told) for _, waiter in batch], on_loop)
             return
         self.commits += 1
         self.grouped += len(batch)
         # Only now, after COMMIT returned, does anyone hear that a job is done.
-        _settle([(waiter, failure) for (_, waiter), failure in zip(batch, failures, strict=True)])
+        outcomes = [(waiter, failure) for (_, waiter), failure in zip(batch, failures, strict=True)]
+        _settle(outcomes, on_loop)
 
     def _attempt(
         self, batch: list[_Queued[_Db]], *, guarded: bool
@@ -206,9 +224,13 @@ class GroupWriter(Generic[_Db]):
         return failures
 
 
-def _settle(outcomes: list[tuple[_Waiter, Exception | None]]) -> None:
+def _settle(
+    outcomes: list[tuple[_Waiter, Exception | None]],
+    on_loop: asyncio.AbstractEventLoop | None = None,
+) -> None:
     """Tell each waiter its job's outcome: a concurrent future at once, the asyncio
-    futures of each loop together, in one call made on that loop."""
+    futures of each loop together, in one call made on that loop (at once when this
+    runs on it: ``on_loop``)."""
     by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], Exception | None]]]
     by_loop = {}
     for waiter, failure in outcomes:
@@ -221,6 +243,9 @@ def _settle(outcomes: list[tuple[_Waiter, Exception | None]]) -> None:
             loop, future = waiter
             by_loop.setdefault(loop, []).append((future, failure))
     for loop, futures in by_loop.items():
+        if loop is on_loop:
+            _settle_on_loop(futures)
+            continue
         with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
             loop.call_soon_threadsafe(_settle_on_loop, futures)
 
