@@ -20,7 +20,7 @@ from .protocol import (
     sync_frame,
     timer_dict,
     update_frame,
-    view_dict,
+    view_dicts,
 )
 from .runtime import Runtime, Subscriber
 from .table import Entry
@@ -66,14 +66,18 @@ class Frames:
         # A seat that changed hands may be watched by a connection that held another.
         whole = entry.effects.seats_changed or entry.op is Op.START
         holders = table.holders()
+        subscribers = [
+            (sub, holders.get(sub.token_hash) if sub.token_hash else None)
+            for sub in runtime.subscribers
+        ]
+        rendered = view_dicts(table, list(dict.fromkeys(seat for _, seat in subscribers)))
         texts: dict[tuple[int | None, bool], str] = {}
         views: dict[int | None, tuple[int, dict[str, Any] | None]] = {}
-        for subscriber in list(runtime.subscribers):
-            seat = holders.get(subscriber.token_hash) if subscriber.token_hash else None
+        for subscriber, seat in subscribers:
             key = (seat, subscriber.notation and entry.op is Op.START)
             text = texts.get(key)
             if text is None:
-                view = view_dict(table, seat)
+                view = rendered[seat]
                 changes = None if whole else _changes(runtime.views.get(seat), view, entry)
                 views[seat] = (entry.version, view)
                 frame = update_frame(

@@ -22,6 +22,7 @@ from sequence_stacks.engine import (
     action_space,
     event_for,
     observe,
+    observe_seats,
 )
 from sequence_stacks.engine.catalog import (
     action_fields,
@@ -97,16 +98,27 @@ def view_dict(table: Table, viewer: int | None) -> dict[str, Any] | None:
     them equal), built faster: the field names and the settings dict are computed
     once, and the view's tuples are left as they are (JSON arrays either way).
     """
-    if table.state is None:
-        return None
-    view = observe(table.state, viewer)
-    data = {name: getattr(view, name) for name in _VIEW_FIELDS}
-    data["settings"] = table.settings_dict
-    data["phase"] = view.phase.key
-    result = view.result
-    if result is not None:
-        data["result"] = result.to_dict()
-    return data
+    return view_dicts(table, [viewer])[viewer]
+
+
+def view_dicts(
+    table: Table, viewers: Sequence[int | None]
+) -> dict[int | None, dict[str, Any] | None]:
+    """:func:`view_dict` of several viewers, the fields everyone sees computed once
+    (``observe_seats``)."""
+    state = table.state
+    if state is None:
+        return dict.fromkeys(viewers)
+    found: dict[int | None, dict[str, Any] | None] = {}
+    for viewer, view in zip(viewers, observe_seats(state, list(viewers)), strict=True):
+        data = {name: getattr(view, name) for name in _VIEW_FIELDS}
+        data["settings"] = table.settings_dict
+        data["phase"] = view.phase.key
+        result = view.result
+        if result is not None:
+            data["result"] = result.to_dict()
+        found[viewer] = data
+    return found
 
 
 def action_table(table: Table, viewer: int | None) -> list[str] | None:
