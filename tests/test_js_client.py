@@ -235,8 +235,8 @@ def refusal_samples() -> list[dict[str, Any]]:
         names = placeholders(message.text) | placeholders(message.plural or "")
         args = {name: values.get(name, 3) for name in sorted(names)}
         python_args = {k: tuple(v) if isinstance(v, list) else v for k, v in args.items()}
-        reason = render(key, **words(python_args, lambda seat: f"Player {seat + 1}"))
-        expected = render("refused.with_rule", reason=reason, rule="R37")
+        # Players read no rule ids (#24): the browser shows the reason alone.
+        expected = render(key, **words(python_args, lambda seat: f"Player {seat + 1}"))
         samples.append({"detail": {"key": key, "args": args}, "expected": expected})
     return samples
 

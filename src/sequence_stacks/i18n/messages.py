@@ -595,8 +595,10 @@ _ALL: Final = (
     # "Play now" has its own number of players.
     m("page.lobby.quick_players", "Players, you included"),
     mp("page.lobby.quick_bots", "You and {count} bot", "You and {count} bots"),
-    # A table's name when every animal is taken among the listed tables.
+    # A table's name when every animal is taken among the listed tables; the replay's
+    # title names the table as its page does.
     m("table.named_numbered", "{animal} table {number}"),
+    m("replay.title_named", "Replay: {name}, game {game}"),
     # A refused combination of options, named by the lobby's own labels of them.
     m("page.lobby.chip_supply", "Chips of each colour in the supply"),
     m(
