@@ -19,8 +19,7 @@ from sequence_stacks.i18n.rulebook import PLAYER_RULES_DIR, player_rules, player
 from sequence_stacks.server import MemoryStorage, ServerSettings, create_app
 
 DEVELOPERS_WORDS: Final = re.compile(
-    r"\bR\d+\b|\[P\]|\[D\]|\[P/D\]|seeds/|"
-    + "|".join(re.escape(name) for name in OPTION_RULES)
+    r"\bR\d+\b|\[P\]|\[D\]|\[P/D\]|seeds/|" + "|".join(re.escape(name) for name in OPTION_RULES)
 )
 
 
