@@ -388,8 +388,7 @@ _ALL: Final = (
     ),
     m(
         "learn.block.after",
-        "Blocked! The red pile is set aside and nobody gets a chip. Your Block card is used "
-        "up.",
+        "Blocked! The red pile is set aside and nobody gets a chip. Your Block card is used up.",
     ),
     m("learn.skip.title", "Skip"),
     m("learn.skip.goal", "Play your Skip card. The next player will miss a turn."),
@@ -608,8 +607,7 @@ _ALL: Final = (
     ),
     m(
         "settings.chip_supply",
-        "“{option}” is too small for “{other_option}”: nobody could ever win. "
-        "Change one of them.",
+        "“{option}” is too small for “{other_option}”: nobody could ever win. Change one of them.",
     ),
     # What the bot that kept a seat did while its player was away (told on their return).
     m("away.title", "Welcome back! A bot kept your seat while you were away."),
