@@ -74,7 +74,7 @@ def words(language: str, key: str, **args: Any) -> str:
 @pytest.fixture(scope="module")
 def family(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """One server for the module: fast bots, Block windows of 5 s at a normal pace (8 s
-    relaxed), a short grace period (a seat left alone goes to a bot after 2 s)."""
+    relaxed, 3 s fast), a short grace period (a seat left alone goes to a bot after 2 s)."""
     env = {
         **FAST_BOTS,
         **NO_LIMITS,
@@ -223,7 +223,7 @@ def _check_holder(reader: Reader) -> None:
     assert page.locator("#block-prompt [data-countdown]").inner_text().strip()
     for button in ("#answer-block", "#answer-pass"):
         box = _box(page, button)
-        assert min(box["width"], box["height"]) >= 44, (button, box)
+        assert reader.size != "phone" or min(box["width"], box["height"]) >= 44, (button, box)
     if page.locator("#log-toggle").is_visible():  # a phone: the log's sheet opened over it
         page.click("#log-toggle")
         wait_until(page, "() => document.querySelector('#log-box').classList.contains('open')")
@@ -264,7 +264,8 @@ def test_a_block_window_asks_only_who_can_block(
     Block and one without, each page takes one of them (its hello with that seat's token,
     as a browser holding it does) and shows the window as that seat sees it."""
     options = {"player_count": 3, "hand_size": 10, "chips_to_win": 10}
-    table = PythonTable(family, options, ["Ann", "Bo", "Cy"], pace="normal")
+    # Relaxed: each window lasts 8 s, time for two pages to show it on a busy machine.
+    table = PythonTable(family, options, ["Ann", "Bo", "Cy"], pace="relaxed")
     sizes = ("desktop", "phone") if swap else ("phone", "desktop")
     try:
         with (
@@ -274,7 +275,7 @@ def test_a_block_window_asks_only_who_can_block(
             for reader in (chooser, watcher):
                 reader.goto(f"/t/{table.table_id}")
                 wait_until(reader.page, "() => !!window.sequenceStacks?.game?.table")
-            holder, other = _split_window(table, time_left=4.0)
+            holder, other = _split_window(table, time_left=6.5)
             view = table.seats[0].view
             assert view is not None
             completer = table.seats[0].table["seats"][view["window_completer"]]["name"]
