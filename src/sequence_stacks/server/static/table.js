@@ -103,7 +103,7 @@ const socket = new TableSocket(tableId, {
     // bubble at the sender's seat, the Log button marked while it is unread (#24).
     log.say(t("chat.line", { player: logName(frame.seat), phrase: t(`chat.${frame.phrase}`) }), "log-chat");
     log.render();
-    log.markUnread();
+    if (frame.seat !== game.you) log.markUnread();
     showBubble(frame.seat, frame.phrase);
   },
   refused(frame) {

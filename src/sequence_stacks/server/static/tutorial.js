@@ -163,7 +163,7 @@ function setUpControls() {
   document.addEventListener("keydown", (event) => {
     if (event.target.closest?.("input, textarea, select, dialog") || event.ctrlKey || event.metaKey || event.altKey) return;
     if (event.key === "?") openHelp(help);
-    else board.keydown(event);
+    else if (board.keydown(event) && event.key.startsWith("Arrow")) event.preventDefault();
   });
 }
 
