@@ -30,6 +30,7 @@ from sequence_stacks.engine.catalog import (
     pile_slots,
     seat_action_fields,
 )
+from sequence_stacks.engine.events import CardPlayed, ChipStolen, ChipTaken, TurnEnded
 from sequence_stacks.i18n import event_message
 
 from .entries import Op, SeatKind
@@ -49,6 +50,7 @@ __all__ = [
     "presence_frame",
     "refused_frame",
     "replay_frame",
+    "stand_in_summary",
     "sync_frame",
     "timer_dict",
     "update_frame",
@@ -85,6 +87,8 @@ def lobby_dict(table: Table, connected: Sequence[bool]) -> dict[str, Any]:
         ],
         "result": None if result is None else result.to_dict(),
         "standings": table.standings(),
+        # The table's own options (#24): its pace and its friendly name, if it has one.
+        "options": table.options.to_dict(),
     }
 
 
@@ -403,3 +407,48 @@ def _move(entry: Entry, viewer: int | None, over: bool, per_colour: int) -> dict
     """One step of a move list: who acted and its events, as ``entry_dict`` redacts them."""
     shown = entry_dict(entry, viewer, piles_per_colour=per_colour, full=over)
     return {"seat": shown["seat"], "events": shown["events"]}
+
+
+# --- what a stand-in bot did (#24) ------------------------------------------------------
+
+
+def stand_in_summary(table: Table, seat: int) -> list[dict[str, Any]]:
+    """What the bot that stood in for ``seat`` did, for its player back at the table:
+    counted from the public events of the entries since the seat was last replaced, as
+    messages (``away.*``, each ``{key, args}``: the turns it finished first, then only
+    what happened). Called right after the reclaim entry is applied."""
+    since = 0
+    for index in range(len(table.history) - 1, -1, -1):
+        entry = table.history[index]
+        if entry.op is Op.REPLACE and entry.seat == seat:
+            since = index + 1
+            break
+    game = table.game_no
+    tally = Tally()
+    counts = {"turns": 0, "played": 0, "chips": 0, "lost": 0}
+    for entry in table.history[since:]:
+        if entry.game != game:
+            continue
+        for event in entry.events:
+            tally.count(event, seat)
+            if isinstance(event, TurnEnded) and event.seat == seat:
+                counts["turns"] += 1
+            elif isinstance(event, CardPlayed) and event.seat == seat:
+                counts["played"] += 1
+            elif isinstance(event, ChipTaken) and event.seat == seat and event.taken:
+                counts["chips"] += 1
+            elif isinstance(event, ChipStolen) and event.victim == seat:
+                counts["lost"] += 1
+    shown = {
+        "played": counts["played"],
+        "completed": tally.completed,
+        "chips": counts["chips"],
+        "stole_cards": tally.cards_stolen,
+        "stole_chips": tally.chips_stolen,
+        "blocked": tally.blocks,
+        "lost": counts["lost"],
+    }
+    turns = counts["turns"]
+    lines = [_message("away.turns", {"count": turns}) if turns else _message("away.no_turns", {})]
+    lines += [_message(f"away.{name}", {"count": count}) for name, count in shown.items() if count]
+    return lines
