@@ -249,10 +249,13 @@ def test_after_one_visit_the_game_and_the_tutorial_work_offline(
         tab.play_hint()
     while tab.waiting() == "prompt":
         tab.nobody()
-    # A reload mid-game resumes it, at the same move: the page waits for Ann's.
+    # A reload mid-game resumes it, at the same move: the page waits for Ann's; its
+    # engine starts from the bytecode it compiled from the source on the first visit.
     assert tab.waiting() == "turn"
     before = tab.state()["version"]
+    kept_bytecode(tab)
     tab.page.reload()
+    assert tab.ready()["bytecode"] is True
     tab.waiting()
     assert tab.state()["version"] == before
     assert "The game goes on where you left it." in tab.page.inner_text("#log")
@@ -308,13 +311,56 @@ def test_a_new_release_is_picked_up_on_the_next_visit_and_keeps_the_game(
     for _ in range(3):  # the next visit installs it; each later one runs it
         tab.page.reload()
         tab.ready()
-        names = tab.page.evaluate("async () => await caches.keys()")
+        names = tab.page.evaluate(_COPIES)
         if names == [f"sequence-stacks-{new}"]:
             break
     assert names == [f"sequence-stacks-{new}"]
     tab.waiting()
     assert tab.state()["version"] == version  # the game in progress went on
     assert not tab.errors, tab.errors
+
+
+def test_kept_bytecode_that_does_not_import_is_replaced_by_the_source(
+    browser: Browser, server: ServerProcess
+) -> None:
+    needs_runtime()
+    tab = LocalTab(browser, server.url)
+    tab.open()
+    assert tab.ready()["bytecode"] is False  # the first visit compiles the source
+    key = kept_bytecode(tab)
+    tab.page.evaluate(
+        """async (key) => (await caches.open("sequence-stacks-bytecode"))
+             .put(key, new Response(new Uint8Array([1, 2, 3])))""",
+        key,
+    )
+    tab.page.reload()
+    assert tab.ready()["bytecode"] is False  # the broken copy was not used ...
+    tab.set_up([("Ann", None), ("", "greedy")])  # ... and the game plays from the source
+    tab.play_hint()
+    assert kept_bytecode(tab) == key  # compiled and kept again
+    tab.page.reload()
+    assert tab.ready()["bytecode"] is True
+    tab.waiting()
+    assert [error for error in tab.errors if "the kept bytecode did not import" not in error] == []
+    assert any("the kept bytecode did not import" in error for error in tab.errors)
+
+
+# The service worker's caches of the page's files (not the engine's bytecode).
+_COPIES = (
+    """async () => (await caches.keys()).filter((name) => name !== "sequence-stacks-bytecode")"""
+)
+
+
+def kept_bytecode(tab: LocalTab) -> str:
+    """Wait until the page's engine has kept the bytecode it compiled: its cache key."""
+    found: str = tab.page.evaluate(
+        """async () => { for (;;) {
+             const keys = await (await caches.open("sequence-stacks-bytecode")).keys();
+             const kept = keys.length ? await caches.match(keys[0]) : null;
+             if (kept && (await kept.arrayBuffer()).byteLength > 3) return keys[0].url;
+             await new Promise((r) => setTimeout(r, 50)); } }"""
+    )
+    return found
 
 
 def build_version(server: ServerProcess) -> str:

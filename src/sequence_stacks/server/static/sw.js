@@ -18,6 +18,9 @@
 const BUILD = /* build */ { version: "", precache: [], immutable: [] } /* build */;
 const CACHE = `sequence-stacks-${BUILD.version}`;
 const PREFIX = "sequence-stacks-";
+// The page's engine keeps the bytecode it compiled from the game's source there (local-
+// worker.js), per source and runtime: a new version drops what no longer matches.
+const BYTECODE_CACHE = "sequence-stacks-bytecode";
 const NETWORK_MS = 4000;
 // Online only: the lobby's API and the tables (their pages fall back to /offline).
 const ONLINE_ONLY = [/^\/api\/(tables|play|health)\b/u, /^\/ws\//u];
@@ -50,7 +53,12 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil(
     (async () => {
-      for (const name of await caches.keys()) if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
+      for (const name of await caches.keys()) if (name.startsWith(PREFIX) && name !== CACHE && name !== BYTECODE_CACHE) await caches.delete(name);
+      const bytecode = await caches.open(BYTECODE_CACHE);
+      for (const request of await bytecode.keys()) {
+        const params = new URL(request.url).searchParams;
+        if (!BUILD.precache.includes(params.get("source"))) await bytecode.delete(request);
+      }
       await self.clients.claim();
     })(),
   );
