@@ -442,4 +442,11 @@ def test_without_service_workers_the_game_is_played_online(
     tab.set_up([("Ann", None), ("", "greedy")])
     assert tab.waiting() == "turn"
     tab.play_hint()
+    # The online game works as ever in such a browser.
+    tab.open("/")
+    tab.page.wait_for_selector("#play-now")
+    tab.page.fill("#play-now input[name=name]", "Ann")
+    tab.page.click("#play-now button")
+    tab.page.wait_for_selector('#connection[data-state="online"]', timeout=20_000)
+    tab.page.wait_for_selector("#hand .card")
     assert not tab.errors, tab.errors

@@ -423,6 +423,8 @@ function render() {
   document.body.dataset.status = game.view.result ? "over" : "playing";
   const settings = game.table.settings;
   $("#goal").textContent = t("table.goal", { count: settings.chips_to_win, each: settings.min_each_colour });
+  // The game's pace (#24), as the table page shows a table's.
+  $("#pace-shown").textContent = t(`table.pace.${localPace()}`);
   board.render(boardModel());
   log.render();
   $("#hint").hidden = !(game.viewer !== null && board.legalNow().length && !game.view.result);
@@ -545,12 +547,14 @@ function setUpControls() {
     play("turn");
   });
   const help = $("#help");
-  $("#help-open").addEventListener("click", () => openHelp(help));
+  // The rules' summary for this game's settings (#24), as at an online table.
+  const rulesFor = () => game.table?.settings ?? null;
+  $("#help-open").addEventListener("click", () => openHelp(help, rulesFor()));
   help.querySelector(".close").addEventListener("click", () => help.close());
   document.addEventListener("keydown", (event) => {
     if (event.target.closest("input, textarea, select, dialog") || event.ctrlKey || event.metaKey || event.altKey) return;
     if (!$("#handoff").hidden) return;
-    if (event.key === "?") openHelp(help);
+    if (event.key === "?") openHelp(help, rulesFor());
     else if (event.key.toLowerCase() === "h") askHint();
     else board.keydown(event);
   });
