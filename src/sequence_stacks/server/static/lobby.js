@@ -65,7 +65,11 @@ const quick = document.querySelector("#play-now");
 const quickName = quick.elements.namedItem("name");
 const quickPlayers = quick.elements.namedItem("players");
 
+// Said once the words are in (a change before that is said when they come).
+let wordsIn = false;
+
 function showQuickBots() {
+  if (!wordsIn) return;
   document.querySelector("#quick-bots").textContent = t("page.lobby.quick_bots", { count: Number(quickPlayers.value) - 1 });
 }
 quickPlayers.addEventListener("change", showQuickBots);
@@ -156,6 +160,7 @@ async function refresh() {
 loadWords()
   .catch((error) => console.error(`the messages or the catalog did not load: ${error}`))
   .finally(() => {
+    wordsIn = true;
     setUpPage();
     for (const select of [option("players"), quickPlayers]) {
       for (const choice of select.options) choice.textContent = formatNumber(Number(choice.value));
