@@ -115,8 +115,9 @@ _KEPT: Final = """async () => {
   const kept = async (name) => (await (await caches.open(name)).keys()).length > 0;
   for (;;) {
     const names = await caches.keys();
-    const copies = names.filter((n) => n.startsWith("sequence-stacks-") && n !== "sequence-stacks-bytecode");
-    if (copies.length && (await kept(copies[0])) && (await kept("sequence-stacks-bytecode"))) return;
+    const bytecode = "sequence-stacks-bytecode";
+    const copies = names.filter((n) => n.startsWith("sequence-stacks-") && n !== bytecode);
+    if (copies.length && (await kept(copies[0])) && (await kept(bytecode))) return;
     await new Promise((r) => setTimeout(r, 20));
   }
 }"""
