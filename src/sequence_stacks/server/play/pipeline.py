@@ -32,10 +32,11 @@ from sequence_stacks.server.store import (
 from .entries import Act, LogPayload, encode
 from .frames import Frames
 from .gate import Gate
+from .hooks import TableWatcher, news_of
 from .protocol import refused_frame
 from .refusals import Refusal, RefusalCode
 from .runtime import Runtime, Subscriber
-from .schedule import BotMove, GraceOver, Plan, TimedOut, WindowEnds
+from .schedule import BotMove, GraceOver, Plan, StandingPass, TimedOut, WindowEnds, asks_people
 from .table import Entry, Table
 from .tables import Tables, unavailable
 
@@ -64,7 +65,9 @@ class Pipeline:
         frames: Frames,
         *,
         clock: Callable[[], float],
+        watcher: TableWatcher,
     ) -> None:
+        self.watcher = watcher
         self.storage = storage
         self.settings = settings
         self.gate = gate
@@ -107,6 +110,7 @@ class Pipeline:
             ack[0].send(self.frames.ack(ack[1], version))
         runtime.schedule.replan(table)
         self.frames.broadcast(runtime, entry)
+        self.watcher.changed(news_of(runtime))
         if runtime.waiting and (table.state is None or table.state.phase != Phase.BLOCK_WINDOW):
             self._answer_waiting(runtime)
         if interrupted:
@@ -191,6 +195,9 @@ class Pipeline:
                 future = answer if answer is not None else schedule.think(table, seat)
                 action = await asyncio.wrap_future(future)
                 await self.submit(runtime, table.prepare_act(seat, action))
+            case StandingPass(seat=seat):
+                await self.commit(runtime, table.prepare_act(seat, _PASS_ACTION))
+                await self._close_if_answered(runtime)
             case WindowEnds():
                 await self.close_window(runtime)
             case TimedOut(seat=seat):
@@ -232,10 +239,24 @@ class Pipeline:
             runtime.schedule.hold(payload.seat, answer, payload.client)
         if ack is not None:
             runtime.waiting.setdefault(payload.seat, []).append(ack)
-        if runtime.schedule.all_held(state.window_pending) and runtime.alone():
-            await self.close_window(runtime)
-        else:
+        if not await self._close_if_answered(runtime):
             runtime.schedule.replan(table)
+
+    async def _close_if_answered(self, runtime: Runtime) -> bool:
+        """Close the open window before its time when every asked seat has answered
+        and nobody could learn anything from when: a practice game (N20), or a window
+        of a turn-based table that asks no person, only bots and players who never
+        block (N22). True if it closed."""
+        table = runtime.table
+        state = table.state
+        if state is None or state.phase != Phase.BLOCK_WINDOW:
+            return False
+        if not runtime.schedule.all_held(state.window_pending):
+            return False
+        if not (runtime.alone() or (table.options.turn_based and not asks_people(table))):
+            return False
+        await self.close_window(runtime)
+        return True
 
     def _answer_waiting(self, runtime: Runtime) -> None:
         """A window that closed with answers still waiting (the table reloaded, a seat
