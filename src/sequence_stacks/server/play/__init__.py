@@ -10,6 +10,7 @@ notifications watch tables through it, passed in by the composition root).
 """
 
 from . import commands
+from .entries import SeatKind, TableStatus
 from .gate import Gate, OpenGate
 from .hooks import TableNews, TableWatcher
 from .refusals import Refusal, RefusalCode
@@ -22,9 +23,11 @@ __all__ = [
     "OpenGate",
     "Refusal",
     "RefusalCode",
+    "SeatKind",
     "Subscriber",
     "TableNews",
     "TableService",
+    "TableStatus",
     "TableWatcher",
     "commands",
     "hash_token",

@@ -450,6 +450,18 @@ class AccountStore:
                 (code_hash, kind, account_id, json.dumps(dict(data)), now + ttl),
             )
 
+    def peek_code(self, code_hash: str, kind: str) -> tuple[str | None, dict[str, Any]] | None:
+        """A one-time code's account and data, left in place; None when unknown,
+        expired or of another kind."""
+        found = self._one(
+            "SELECT account_id, data, expires_at, kind FROM codes WHERE code_hash = ?",
+            (code_hash,),
+            tuple,
+        )
+        if found is None or found[3] != kind or found[2] < time.time():
+            return None
+        return found[0], json.loads(found[1])
+
     def take_code(self, code_hash: str, kind: str) -> tuple[str | None, dict[str, Any]] | None:
         """A one-time code's account and data, removed as it is read; None when
         unknown, used, expired or of another kind."""
