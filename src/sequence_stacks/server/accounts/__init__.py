@@ -10,7 +10,7 @@ does: the composition root (``server/app.py``) hands it the tables' news.
 
 from .names import AVATARS
 from .passkeys import Site
-from .ratings import BOT_RATINGS, GROUPS, group_of, record_game
+from .ratings import BOT_RATINGS, GROUPS, GameRecorder, group_of, record_game
 from .seats import SeatBook
 from .service import Accounts, Channel, Devices, NoticeKind, SignedIn, default_prefs, prefs_of
 from .tokens import Sealer
@@ -22,6 +22,7 @@ __all__ = [
     "Accounts",
     "Channel",
     "Devices",
+    "GameRecorder",
     "NoticeKind",
     "Sealer",
     "SeatBook",

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
@@ -27,12 +28,15 @@ __all__ = [
     "BOT_RATINGS",
     "GROUPS",
     "MODEL",
+    "GameRecorder",
     "Seated",
     "group_of",
     "places_of",
     "rate",
     "record_game",
 ]
+
+log = logging.getLogger("sequence_stacks.server")
 
 MODEL: Final = PlackettLuce()
 # The groups players are rated in, by the number of seats.
@@ -158,3 +162,33 @@ async def record_game(store: AccountStore, news: TableNews) -> bool:
 
     pairs = [(entry.account_id, group) for entry in accounts if entry.account_id is not None]
     return await asyncio.to_thread(store.record_game, news.table_id, news.game, results, pairs)
+
+
+class GameRecorder:
+    """A table watcher that records every finished game once (results and ratings)."""
+
+    def __init__(self, store: AccountStore) -> None:
+        self.store = store
+        self._seen: set[tuple[str, int]] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def changed(self, news: TableNews) -> None:
+        """A game that just ended is recorded in a task of its own."""
+        if news.standings is None or (news.table_id, news.game) in self._seen:
+            return
+        self._seen.add((news.table_id, news.game))
+        task = asyncio.ensure_future(self._record(news))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _record(self, news: TableNews) -> None:
+        try:
+            await record_game(self.store, news)
+        except Exception:
+            log.exception("table %s: game %d not recorded", news.table_id, news.game)
+            self._seen.discard((news.table_id, news.game))
+
+    async def drain(self) -> None:
+        """Wait for the recordings under way (tests, shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)

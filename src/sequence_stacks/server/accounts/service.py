@@ -425,8 +425,13 @@ class Accounts:
         return SignedIn(account, cookie)
 
     async def _reread(self, account: Account) -> Account:
-        found = await asyncio.to_thread(self.store.account, account.account_id)
-        assert found is not None
+        return await self.account(account.account_id)
+
+    async def account(self, account_id: str) -> Account:
+        """An account as stored now; refused (404) when there is none."""
+        found = await asyncio.to_thread(self.store.account, account_id)
+        if found is None:
+            raise Refusal(RefusalCode.NOT_FOUND, "there is no such player")
         return found
 
 

@@ -210,9 +210,10 @@ class TableService:
         runtime = self.tables.current(table_id)
         if runtime is not None:
             async with runtime.lock:  # never a change whose commit is still under way
-                return lobby_dict(runtime.table, runtime.connected())
+                table = runtime.table
+                return lobby_dict(table, runtime.connected()) | _options(table)
         table = await self.tables.read(table_id)
-        return lobby_dict(table, [False] * len(table.seats))
+        return lobby_dict(table, [False] * len(table.seats)) | _options(table)
 
     async def sit(
         self, table_id: str, name: str, seat: int | None, *, never_block: bool = False
@@ -403,6 +404,11 @@ def _throttle(last: dict[int, float], seat: int, now: float, gap: float, what: s
     if now - last.get(seat, -math.inf) < gap:
         raise Refusal(RefusalCode.RATE_LIMITED, f"one {what} every {gap:g} s")
     last[seat] = now
+
+
+def _options(table: Table) -> dict[str, Any]:
+    """A table's own options (pace, name, turn time), beside its public facts."""
+    return {"options": table.options.to_dict()}
 
 
 def _name_of(row: TableRow) -> TableName | None:

@@ -3,6 +3,7 @@
 import { h } from "./dom.js";
 import { refusalLine, seatLabel, tableName } from "./words.js";
 import { formatNumber, loadWords, t } from "./messages.js";
+import { accountNav } from "./nav.js";
 import { setUpPage } from "./pagewords.js";
 import { SEAT_KIND, TABLE_STATUS } from "./vocabulary.js";
 
@@ -44,7 +45,7 @@ form.addEventListener("submit", async (event) => {
   const response = await fetch("/api/tables", {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ options, visibility: option("visibility").value }),
+    body: JSON.stringify({ options, visibility: option("visibility").value, turn_hours: Number(option("turn_hours").value) || null }),
   });
   const data = await response.json();
   if (!response.ok) {
@@ -134,7 +135,9 @@ loadWords()
   .catch((error) => console.error(`the messages or the catalog did not load: ${error}`))
   .finally(() => {
     setUpPage();
+    accountNav();
     for (const choice of option("players").options) choice.textContent = formatNumber(Number(choice.value));
+    for (const choice of option("turn_hours").options) if (choice.value) choice.textContent = t("games.turn_based", { count: Number(choice.value) });
     refresh();
     setInterval(refresh, 5000);
   });

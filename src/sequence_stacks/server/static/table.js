@@ -17,6 +17,7 @@ import { Notice } from "./notice.js";
 import { setUpPage } from "./pagewords.js";
 import { resultText, standingsTable } from "./pieces.js";
 import { openHelp } from "./rules.js";
+import { seatToken, setUpSeatTools, showSeatTools } from "./seatlink.js";
 import { muted, play, setMuted } from "./sounds.js";
 import { TableLog } from "./tablelog.js";
 import { EVENT, OP, SEAT_KIND, TABLE_STATUS } from "./vocabulary.js";
@@ -235,6 +236,7 @@ function render() {
   log.render();
   renderChat();
   renderHint();
+  showSeatTools(game.you !== null);
   settleFocus(spot);
 }
 
@@ -430,5 +432,9 @@ loadWords()
     setUpPage();
     board = new Board(boardParts(), { act, select, nextSeat: true, notes: true });
     countdown.start();
-    socket.connect(localStorage.getItem(tokenKey));
+    // The seat this device keeps, else the signed-in account's seat here (#26).
+    seatToken(tableId, tokenKey).then((token) => {
+      socket.connect(token);
+      setUpSeatTools();
+    });
   });
