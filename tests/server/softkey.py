@@ -42,9 +42,22 @@ class SoftKey:
         user = unb64(options["user"]["id"])
         self.keys[credential_id] = (key, rp_id, user, 0)
         numbers = key.public_key().public_numbers()
-        cose = {1: 2, 3: -7, -1: 1, -2: numbers.x.to_bytes(32, "big"), -3: numbers.y.to_bytes(32, "big")}
-        attested = bytes(16) + len(credential_id).to_bytes(2, "big") + credential_id + encode_cbor(cose)
-        auth_data = hashlib.sha256(rp_id.encode()).digest() + bytes([0x45]) + (0).to_bytes(4, "big") + attested
+        cose = {
+            1: 2,
+            3: -7,
+            -1: 1,
+            -2: numbers.x.to_bytes(32, "big"),
+            -3: numbers.y.to_bytes(32, "big"),
+        }
+        attested = (
+            bytes(16) + len(credential_id).to_bytes(2, "big") + credential_id + encode_cbor(cose)
+        )
+        auth_data = (
+            hashlib.sha256(rp_id.encode()).digest()
+            + bytes([0x45])
+            + (0).to_bytes(4, "big")
+            + attested
+        )
         client = self._client("webauthn.create", options["challenge"], origin)
         attestation = encode_cbor({"fmt": "none", "attStmt": {}, "authData": auth_data})
         return {
@@ -69,7 +82,9 @@ class SoftKey:
         key, _, user, count = self.keys[credential_id]
         count += 1
         self.keys[credential_id] = (key, rp_id, user, count)
-        auth_data = hashlib.sha256(rp_id.encode()).digest() + bytes([0x05]) + count.to_bytes(4, "big")
+        auth_data = (
+            hashlib.sha256(rp_id.encode()).digest() + bytes([0x05]) + count.to_bytes(4, "big")
+        )
         client = self._client("webauthn.get", options["challenge"], origin)
         signature = key.sign(auth_data + hashlib.sha256(client).digest(), ec.ECDSA(hashes.SHA256()))
         return {
@@ -86,5 +101,10 @@ class SoftKey:
         }
 
     def _client(self, kind: str, challenge: str, origin: str | None) -> bytes:
-        data = {"type": kind, "challenge": challenge, "origin": origin or self.origin, "crossOrigin": False}
+        data = {
+            "type": kind,
+            "challenge": challenge,
+            "origin": origin or self.origin,
+            "crossOrigin": False,
+        }
         return json.dumps(data).encode()

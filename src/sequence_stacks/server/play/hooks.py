@@ -111,7 +111,7 @@ def news_of(runtime: Runtime) -> TableNews:
         window=window,
         awaited=awaited,
         deadline_in=deadline,
-        connected=tuple(runtime.connected()),
+        connected=tuple(runtime.present()),
         owners=tuple(
             seat.token_hash if seat.kind == SeatKind.HUMAN else seat.away_hash for seat in seats
         ),

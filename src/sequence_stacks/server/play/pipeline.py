@@ -103,7 +103,7 @@ class Pipeline:
             summary=table.summary(),
         )
         interrupted = await self._stored(runtime, stored, version)
-        runtime.schedule.absorb(entry.effects, connected=runtime.connected())
+        runtime.schedule.absorb(entry.effects, connected=runtime.present())
         if entry.effects.seats_changed:
             runtime.rebind()
         if ack is not None:

@@ -266,7 +266,8 @@ class TableService:
             runtime.join(subscriber, token_hash, seat)
             runtime.schedule.replan(table)
             subscriber.send(self.frames.sync(runtime, seat, last_version, rejected=bool(token)))
-            self.frames.presence(runtime)
+            if runtime.shows_presence():
+                self.frames.presence(runtime)
             self.watcher.changed(news_of(runtime))
 
     async def sync(self, table_id: str, subscriber: Subscriber, last_version: int | None) -> None:
@@ -284,7 +285,8 @@ class TableService:
         async with runtime.lock:
             runtime.forget(subscriber)
             runtime.schedule.replan(runtime.table)
-            self.frames.presence(runtime)
+            if runtime.shows_presence():
+                self.frames.presence(runtime)
             self.watcher.changed(news_of(runtime))
 
     async def chat(self, table_id: str, subscriber: Subscriber, phrase: str) -> None:
