@@ -8,7 +8,15 @@ from starlette.testclient import TestClient
 
 from .softkey import SoftKey
 
-__all__ = ["sign_in", "sign_up"]
+__all__ = ["another_browser", "sign_in", "sign_up"]
+
+
+def another_browser(client: TestClient) -> TestClient:
+    """Another browser (its own cookies) on the server ``client`` runs: the same app,
+    its lifespan not run again, its requests on the same event loop."""
+    other = TestClient(client.app, base_url=str(client.base_url))
+    other.portal = client.portal
+    return other
 
 
 def sign_up(

@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 
 from sequence_stacks.server import SqliteStorage, Storage, create_app
 
-from .accounts import sign_in, sign_up
+from .accounts import another_browser, sign_in, sign_up
 from .harness import FAST
 from .postgres import STORAGE_KINDS, storage_of
 from .softkey import SoftKey, b64, unb64
@@ -42,7 +42,7 @@ def client(storage: Storage) -> Iterator[TestClient]:
 @contextlib.contextmanager
 def _second(client: TestClient) -> Iterator[TestClient]:
     """Another browser on the same running server (its lifespan is the first's)."""
-    yield TestClient(client.app)
+    yield another_browser(client)
 
 
 def _me(client: TestClient) -> int:

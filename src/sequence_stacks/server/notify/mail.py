@@ -64,11 +64,11 @@ class Mailer:
         message["To"] = to
         message["Subject"] = subject
         message["Message-ID"] = make_msgid(domain=self.settings.sender.rpartition("@")[2])
-        message["Content-Language"] = language
         if unsubscribe is not None:
             message["List-Unsubscribe"] = f"<{unsubscribe}>"
             message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
         message.set_content("\n\n".join(lines) + "\n")
+        message["Content-Language"] = language  # after the content: set_content clears it
         try:
             await aiosmtplib.send(
                 message,
