@@ -11,8 +11,15 @@ import { howPlayed } from "./when.js";
 
 const $ = (selector) => document.querySelector(selector);
 let signedIn = false;
+let linked = false; // the seat this device holds is the signed-in account's already
 let tableId = null;
 let tokenKey = null;
+let options = {};
+
+/** True at a turn-based table: its players come and go, nobody is shown online. */
+export function isTurnBased() {
+  return Boolean(options.turn_hours);
+}
 
 /**
  * The seat token this device should greet the table with: the one it keeps, else the
@@ -24,12 +31,18 @@ export async function seatToken(id, key) {
   tokenKey = key;
   const kept = localStorage.getItem(key);
   try {
+    options = (await call("GET", `/api/tables/${encodeURIComponent(id)}`)).options ?? {};
+  } catch {
+    options = {};
+  }
+  try {
     const badge = await call("GET", "/api/me/badge");
     signedIn = badge.signed_in;
-    if (!kept && signedIn) {
+    if (signedIn) {
       const { token } = await call("GET", `/api/me/seat/${encodeURIComponent(id)}`);
-      localStorage.setItem(key, token);
-      return token;
+      linked = !kept || kept === token;
+      if (!kept) localStorage.setItem(key, token);
+      return kept ?? token;
     }
   } catch {
     // No seat of the account here (404), or signed out: the kept token, if any.
@@ -64,18 +77,14 @@ export async function setUpSeatTools() {
   $("#claim-seat").addEventListener("click", async () => {
     try {
       await withToken("POST", `/api/tables/${encodeURIComponent(tableId)}/claim`);
+      linked = true;
       $("#claim-seat").hidden = true;
       $("#claim-done").hidden = false;
     } catch {
       $("#claim-seat").disabled = true;
     }
   });
-  try {
-    const table = await call("GET", `/api/tables/${encodeURIComponent(tableId)}`);
-    $("#how-played").textContent = howPlayed(table.options);
-  } catch {
-    $("#how-played").textContent = "";
-  }
+  $("#how-played").textContent = howPlayed(options);
 }
 
 /** After each render: the tools of a seated player (`seated`), hidden for a watcher. */
@@ -83,7 +92,7 @@ export function showSeatTools(seated) {
   const tools = $("#seat-tools");
   if (!tools) return;
   $("#move-seat").hidden = !seated;
-  $("#claim-seat").hidden = !seated || !signedIn || !$("#claim-done").hidden;
+  $("#claim-seat").hidden = !seated || !signedIn || linked;
   if (!seated) $("#move-code").hidden = true;
   tools.hidden = false;
 }

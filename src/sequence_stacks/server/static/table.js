@@ -17,7 +17,7 @@ import { Notice } from "./notice.js";
 import { setUpPage } from "./pagewords.js";
 import { resultText, standingsTable } from "./pieces.js";
 import { openHelp } from "./rules.js";
-import { seatToken, setUpSeatTools, showSeatTools } from "./seatlink.js";
+import { isTurnBased, seatToken, setUpSeatTools, showSeatTools } from "./seatlink.js";
 import { muted, play, setMuted } from "./sounds.js";
 import { TableLog } from "./tablelog.js";
 import { EVENT, OP, SEAT_KIND, TABLE_STATUS } from "./vocabulary.js";
@@ -128,6 +128,7 @@ function logName(seat) {
 /** A seat's badge: its bot, whether its player is online, or empty. */
 function seatBadge(seat) {
   if (seat.kind === SEAT_KIND.BOT) return t("table.bot_badge", { bot: botName(seat.bot) });
+  if (seat.kind === SEAT_KIND.HUMAN && isTurnBased()) return ""; // nobody is shown coming or going (#26)
   if (seat.kind === SEAT_KIND.HUMAN) return t(seat.connected ? "table.online" : "table.away");
   return t("table.empty");
 }
@@ -217,7 +218,7 @@ function boardModel() {
     name: boardName,
     selection: choice.selection,
     hint: choice.hint,
-    seats: game.table.seats.map((seat) => ({ badge: seatBadge(seat), online: seat.kind === SEAT_KIND.BOT || seat.connected })),
+    seats: game.table.seats.map((seat) => ({ badge: seatBadge(seat), online: seat.kind === SEAT_KIND.BOT || seat.connected || isTurnBased() })),
     timer: countdown.timer,
     answered: game.answered && game.answered.key === windowKey(game.view) ? game.answered.type : null,
   };
