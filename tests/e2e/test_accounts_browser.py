@@ -151,7 +151,7 @@ def test_passkey_sign_up_sign_in_second_device_and_revoke(
 class Seat(Tab):
     """A player's seat at one table, in a browser that opens and closes its page."""
 
-    def __init__(self, device: Device, name: str) -> None:  # noqa: D107 - no Tab.__init__: no page yet
+    def __init__(self, device: Device, name: str) -> None:  # no Tab.__init__: no page yet
         self.name = name
         self.context = device.context
         self.frames: list[str] = []
@@ -210,10 +210,9 @@ def _my_turn_first(device: Device, url: str, table_id: str) -> None:
     page.close()
 
 
-def test_a_turn_based_game_over_days(live: LiveServer, browser: Browser) -> None:
-    ann_device, bob_device = _device(browser), _device(browser)
-    _sign_up(ann_device.page, live.url, "Ann")
-    _sign_up(bob_device.page, live.url, "Bob")
+def _turn_based_table(live: LiveServer, ann_device: Device, bob_device: Device) -> str:
+    """Ann makes a turn-based table of four (24 hours a turn) from the lobby, she and Bob
+    sit at it, she starts the game; its URL."""
     page = ann_device.page
     page.goto(live.url + "/")
     page.select_option("select[name=players]", "4")
@@ -221,7 +220,6 @@ def test_a_turn_based_game_over_days(live: LiveServer, browser: Browser) -> None
     page.click("#create button[type=submit]")
     page.wait_for_url("**/t/*")
     table_url = page.url
-    table_id = table_url.rsplit("/", 1)[1]
     page.fill("#join-name", "A")  # the server seats her as her account: Ann
     page.click("#join button")
     page.wait_for_selector("#start:not([hidden])")
@@ -232,6 +230,15 @@ def test_a_turn_based_game_over_days(live: LiveServer, browser: Browser) -> None
     page.click("#start")
     wait_until(page, "() => window.sequenceStacks.game.table.status === 'playing'")
     _shot(page, "turn-based-started")
+    return table_url
+
+
+def test_a_turn_based_game_over_days(live: LiveServer, browser: Browser) -> None:
+    ann_device, bob_device = _device(browser), _device(browser)
+    _sign_up(ann_device.page, live.url, "Ann")
+    _sign_up(bob_device.page, live.url, "Bob")
+    table_url = _turn_based_table(live, ann_device, bob_device)
+    table_id = table_url.rsplit("/", 1)[1]
     ann, bob = Seat(ann_device, "ann"), Seat(bob_device, "bob")
     for seat in (ann, bob):
         seat.page.close()
@@ -301,3 +308,62 @@ def _both_prompted(
         seat.page.close()
     live.later(4)  # the window's three hours go by
     return found
+
+
+def test_the_service_worker_shows_a_push_notice_that_opens_the_game(
+    live: LiveServer, browser: Browser
+) -> None:
+    context = browser.new_context(viewport=DESKTOP)  # type: ignore[arg-type]
+    try:
+        context.grant_permissions(["notifications"], origin=live.url)
+        page = context.new_page()
+        page.goto(live.url + "/account")
+        cdp = context.new_cdp_session(page)
+        registrations: list[dict[str, Any]] = []
+        cdp.on(
+            "ServiceWorker.workerRegistrationUpdated",
+            lambda event: registrations.extend(event["registrations"]),
+        )
+        cdp.send("ServiceWorker.enable")
+        # The page's own code registers it (the CSP's one Trusted Types policy).
+        scope = page.evaluate(
+            "async () => (await (await import('/static/push.js')).registerWorker()).scope"
+        )
+        assert scope == live.url + "/static/"
+        wait_until(
+            page,
+            "() => navigator.serviceWorker.getRegistration('/static/')"
+            ".then(r => !!(r && r.active))",
+        )
+        found = [r for r in registrations if r["scopeURL"] == scope and not r["isDeleted"]]
+        assert found
+        payload = {
+            "title": "Sequence Stacks",
+            "body": "It is your turn at Owl table.",
+            "url": f"{live.url}/t/some-table",
+            "tag": "turn:some-table",
+            "kind": "turn",
+        }
+        cdp.send(
+            "ServiceWorker.deliverPushMessage",
+            {
+                "origin": live.url,
+                "registrationId": found[0]["registrationId"],
+                "data": json.dumps(payload),
+            },
+        )
+        shown = (
+            "async () => { const r = await navigator.serviceWorker.getRegistration('/static/');"
+            " const n = await r.getNotifications(); return n.map(x => ({title: x.title,"
+            " body: x.body, tag: x.tag, url: x.data && x.data.url})); }"
+        )
+        wait_until(page, f"() => ({shown})().then(n => n.length > 0)")
+        (notice,) = page.evaluate(shown)
+        assert notice == {
+            "title": payload["title"],
+            "body": payload["body"],
+            "tag": payload["tag"],
+            "url": payload["url"],
+        }
+    finally:
+        context.close()

@@ -6,6 +6,30 @@ import { call } from "./api.js";
 
 const WORKER = "/static/push-worker.js";
 
+// The page's Content-Security-Policy takes script URLs only from a Trusted Types policy,
+// and allows one, "service-worker", that makes this one URL and nothing else.
+let policy = null;
+function workerUrl() {
+  if (!window.trustedTypes) return WORKER;
+  policy ??= window.trustedTypes.createPolicy("service-worker", {
+    createScriptURL: (url) => {
+      if (url !== WORKER) throw new TypeError("not the service worker");
+      return url;
+    },
+  });
+  return policy.createScriptURL(WORKER);
+}
+
+/** Register the alerts' service worker (scope /static/); its registration. */
+export async function registerWorker() {
+  const registration = await navigator.serviceWorker.register(workerUrl(), { scope: "/static/" });
+  const worker = registration.installing ?? registration.waiting ?? registration.active;
+  if (worker && worker.state !== "activated") {
+    await new Promise((resolve) => worker.addEventListener("statechange", () => worker.state === "activated" && resolve()));
+  }
+  return registration;
+}
+
 function keyBytes(text) {
   const plain = atob(text.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(text.length / 4) * 4, "="));
   return Uint8Array.from(plain, (c) => c.charCodeAt(0));
@@ -15,8 +39,7 @@ function keyBytes(text) {
 export async function enablePush(serverKey) {
   if (!serverKey || !("serviceWorker" in navigator) || !("PushManager" in window)) return false;
   if ((await Notification.requestPermission()) !== "granted") return false;
-  const registration = await navigator.serviceWorker.register(WORKER, { scope: "/static/" });
-  await navigator.serviceWorker.ready;
+  const registration = await registerWorker();
   const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(serverKey) });
   const { endpoint, keys } = subscription.toJSON();
   await call("POST", "/api/me/push", { endpoint, keys });
