@@ -229,6 +229,8 @@ async function start() {
   setUpPage();
   accountNav();
   try {
+    // Asked first, so that a signed-out reader's page asks for nothing it may not have.
+    if (!(await call("GET", "/api/me/badge")).signed_in) return showSignedOut();
     await load();
   } catch (error) {
     if (error instanceof Refused && error.status === 401) return showSignedOut();

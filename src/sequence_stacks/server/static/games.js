@@ -37,6 +37,7 @@ function row(game) {
 
 async function refresh() {
   try {
+    if (!(await call("GET", "/api/me/badge")).signed_in) throw new Refused(401, null);
     const data = await call("GET", "/api/me/games");
     list.replaceChildren(...data.games.map(row));
     note.textContent = data.games.length ? "" : t("page.games.none");

@@ -8,16 +8,12 @@ import { call } from "./api.js";
 import { accountNav } from "./nav.js";
 import { formatNumber, loadWords, t } from "./messages.js";
 import { setUpPage } from "./pagewords.js";
+import { rating } from "./rating.js";
 import { botName } from "./words.js";
 
 const body = document.querySelector("#leaders");
 const group = document.querySelector("#group");
 const language = document.querySelector("#leaders-language");
-
-function score(entry) {
-  const one = (value) => formatNumber(Math.round(value * 10) / 10);
-  return t("leaders.rating", { score: one(entry.ordinal), mu: one(entry.mu), sigma: one(entry.sigma) });
-}
 
 function rows(data) {
   const all = [...data.players, ...data.bots];
@@ -25,11 +21,11 @@ function rows(data) {
   let place = 0;
   return all.map((entry) => {
     if (entry.bot) {
-      return h("tr", { class: "bot-row" }, h("td", {}, ""), h("td", {}, t("leaders.bot", { bot: botName(entry.bot) })), h("td", {}, score(entry)), h("td", {}, ""));
+      return h("tr", { class: "bot-row" }, h("td", {}, ""), h("td", {}, t("leaders.bot", { bot: botName(entry.bot) })), h("td", {}, rating(entry)), h("td", {}, ""));
     }
     place += 1;
     const who = h("a", { href: `/players/${encodeURIComponent(entry.id)}`, class: "who" }, avatar(entry.avatar, { size: 20 }), entry.name);
-    return h("tr", { "data-player": entry.id }, h("td", {}, formatNumber(place)), h("td", {}, who), h("td", {}, score(entry)), h("td", {}, formatNumber(entry.games)));
+    return h("tr", { "data-player": entry.id }, h("td", {}, formatNumber(place)), h("td", {}, who), h("td", {}, rating(entry)), h("td", {}, formatNumber(entry.games)));
   });
 }
 

@@ -6,11 +6,11 @@ import { h } from "./dom.js";
 import { avatar } from "./avatars.js";
 import { call } from "./api.js";
 import { accountNav } from "./nav.js";
-import { formatNumber, loadWords, t } from "./messages.js";
+import { loadWords, t } from "./messages.js";
 import { setUpPage } from "./pagewords.js";
+import { rating } from "./rating.js";
 
 const $ = (selector) => document.querySelector(selector);
-const one = (value) => formatNumber(Math.round(value * 10) / 10);
 
 function percent(rate) {
   return new Intl.NumberFormat(document.documentElement.lang, { style: "percent" }).format(rate);
@@ -24,7 +24,7 @@ function render(data) {
   if (data.win_rate !== null) totals.push(t("player.win_rate", { rate: percent(data.win_rate) }));
   $("#player-totals").textContent = totals.join(t("list.separator"));
   $("#ratings").replaceChildren(
-    ...data.ratings.map((r) => h("li", { class: "table-row" }, h("span", {}, t(`leaders.group.${r.group}`)), h("span", {}, t("leaders.rating", { score: one(r.ordinal), mu: one(r.mu), sigma: one(r.sigma) })))),
+    ...data.ratings.map((r) => h("li", { class: "table-row" }, h("span", {}, t(`leaders.group.${r.group}`)), rating(r))),
   );
   if (!data.ratings.length) $("#ratings").append(h("li", { class: "muted" }, t("leaders.none")));
   $("#history").replaceChildren(
@@ -36,7 +36,7 @@ function render(data) {
         { class: "table-row" },
         h("span", { class: game.won ? "badge waiting" : "badge" }, game.won ? t("player.won") : t("player.place", { place: game.place, players: game.players })),
         h("span", { class: "muted" }, new Date(game.finished_at * 1000).toLocaleDateString(document.documentElement.lang)),
-        h("span", { class: "muted" }, marks.join(t("list.separator"))),
+        ...marks.map((mark) => h("span", { class: "muted" }, mark)),
         h("a", { href: game.replay }, t("player.replay")),
       );
     }),

@@ -36,9 +36,9 @@ export async function seatToken(id, key) {
     options = {};
   }
   try {
-    const badge = await call("GET", "/api/me/badge");
+    const badge = await call("GET", `/api/me/badge?table=${encodeURIComponent(id)}`);
     signedIn = badge.signed_in;
-    if (signedIn) {
+    if (badge.seated_here) {
       const { token } = await call("GET", `/api/me/seat/${encodeURIComponent(id)}`);
       linked = !kept || kept === token;
       if (!kept) localStorage.setItem(key, token);

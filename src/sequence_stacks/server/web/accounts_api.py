@@ -383,14 +383,21 @@ async def my_games(request: Request) -> Response:
 
 @_answering
 async def badge(request: Request) -> Response:
-    """How many games wait for the reader (0 when signed out)."""
+    """How many games wait for the reader (0 when signed out); with ``?table=``, also
+    whether the reader's account holds a seat at that table (so a page asks for the
+    seat's token only when there is one)."""
     found = await rooms(request).accounts.signed_in(session_cookie(request))
     if found is None:
         return json_response({"signed_in": False, "my_turn": 0})
-    count = await asyncio.to_thread(
-        rooms(request).accounts.store.my_turn_count, found[0].account_id
-    )
-    return json_response({"signed_in": True, "my_turn": count, "player": public_player(found[0])})
+    account = found[0]
+    store = rooms(request).accounts.store
+    count = await asyncio.to_thread(store.my_turn_count, account.account_id)
+    answer = {"signed_in": True, "my_turn": count, "player": public_player(account)}
+    table_id = request.query_params.get("table")
+    if table_id is not None:
+        links = await asyncio.to_thread(store.seats_of, account.account_id)
+        answer["seated_here"] = any(link.table_id == table_id for link in links)
+    return json_response(answer)
 
 
 # --- seats ------------------------------------------------------------------------------
