@@ -33,7 +33,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from starlette.testclient import TestClient
 
-from sequence_stacks.server import MemoryStorage, create_app
+from sequence_stacks.server import MemoryStorage, SqliteStorage, create_app
 from sequence_stacks.server.notify import say, table_words
 from support.server_process import free_port
 
@@ -289,3 +289,21 @@ def test_web_push_reaches_the_endpoint_encrypted_for_the_browser(tmp_path: Path)
             "tag": f"turn:{game.table_id}",
             "kind": "turn",
         }
+
+
+def test_with_no_vapid_file_the_key_is_kept_in_the_database(tmp_path: Path) -> None:
+    """Push works with no configuration: a key made once, the same for every worker
+    (here two servers, one after the other, on one database file), a P-256 public key."""
+    keys = []
+    for _ in range(2):
+        storage = SqliteStorage(str(tmp_path / "keys.sqlite3"))
+        with TestClient(create_app(FAST, storage=storage)) as client:
+            keys.append(client.get("/api/push/key").json()["key"])
+        storage.close()
+    assert keys[0] is not None
+    assert keys[0] == keys[1]
+    raw = base64.urlsafe_b64decode(keys[0] + "=" * (-len(keys[0]) % 4))
+    ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), raw)  # a valid point
+    # Another database: another key.
+    with TestClient(create_app(FAST, storage=MemoryStorage())) as client:
+        assert client.get("/api/push/key").json()["key"] not in (None, keys[0])

@@ -6,6 +6,7 @@ reach the accounts and notifications rooms."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import os
@@ -18,7 +19,7 @@ from starlette.applications import Starlette
 
 from .accounts import Accounts, GameRecorder, SeatBook
 from .config import ServerSettings
-from .notify import Mailer, MailSettings, Notifier, Pusher, load_vapid
+from .notify import Mailer, MailSettings, Notifier, Pusher, load_vapid, new_vapid_pem, vapid_of_pem
 from .play import Gate, OpenGate, TableNews, TableService, TableWatcher
 from .store import AccountStore, MemoryStorage, SqliteStorage, Storage
 from .web import STATIC_DIR, Rooms, web_app
@@ -113,9 +114,14 @@ def create_app(
         await accounts.start()
         seats = SeatBook(account_store, lambda: accounts.sealer, store.table)
         mailer = Mailer(MailSettings(config.smtp_url, config.sender)) if config.smtp_url else None
-        pusher = None
+        # Web Push works with no configuration: with no --vapid-key file, the key is
+        # made once and kept in the database, the same for every worker.
         if config.vapid_key:
-            pusher = Pusher(load_vapid(config.vapid_key), subject=f"mailto:{config.sender}")
+            vapid = load_vapid(config.vapid_key)
+        else:
+            pem = await asyncio.to_thread(account_store.server_key, "vapid", new_vapid_pem)
+            vapid = vapid_of_pem(pem)
+        pusher = Pusher(vapid, subject=f"mailto:{config.sender}")
         notifier = Notifier(
             account_store,
             seats,

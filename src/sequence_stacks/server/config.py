@@ -67,7 +67,8 @@ class ServerSettings:
         mail_from: the sender address of those e-mails (default ``noreply@`` the public
             URL's host).
         vapid_key: a PEM file with the server's VAPID key for Web Push (made there if
-            missing); empty: no push message is sent.
+            missing); empty: a key made once and kept in the database (every worker
+            shares it).
         signup_per_minute, signup_burst: per client address, accounts made a minute
             on average and at once; signin_per_minute, signin_burst: the same for
             sign-ins, device codes and seat codes tried (token buckets; 429 past them).

@@ -107,7 +107,7 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
         metavar="FILE",
         help=(
             "a PEM file with the VAPID key for Web Push notices; made there if it does "
-            "not exist (default: no push messages)"
+            "not exist (default: a key made once and kept in the database)"
         ),
     )
     parser.add_argument(

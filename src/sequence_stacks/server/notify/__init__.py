@@ -9,7 +9,7 @@ language, for e-mails the web room sends: address checks, recovery links).
 
 from .mail import Mailer, MailSettings
 from .notifier import Notice, Notifier
-from .push import Delivery, Pusher, load_vapid
+from .push import Delivery, Pusher, load_vapid, new_vapid_pem, vapid_of_pem
 from .words import say, table_words
 
 __all__ = [
@@ -20,6 +20,8 @@ __all__ = [
     "Notifier",
     "Pusher",
     "load_vapid",
+    "new_vapid_pem",
     "say",
     "table_words",
+    "vapid_of_pem",
 ]

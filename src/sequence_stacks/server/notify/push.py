@@ -17,7 +17,7 @@ from cryptography.hazmat.primitives import serialization
 from py_vapid import Vapid, b64urlencode
 from pywebpush import WebPushException, webpush
 
-__all__ = ["Delivery", "Pusher", "load_vapid"]
+__all__ = ["Delivery", "Pusher", "load_vapid", "new_vapid_pem", "vapid_of_pem"]
 
 log = logging.getLogger("sequence_stacks.server")
 
@@ -42,6 +42,20 @@ def load_vapid(path: str) -> Vapid:
         made.save_key(str(file))
         os.chmod(file, 0o600)
     return Vapid.from_file(str(file))
+
+
+def new_vapid_pem() -> str:
+    """A new VAPID private key, as PEM text (the server keeps it in its database when
+    no ``--vapid-key`` file is given, so that every worker signs with the same one)."""
+    made = Vapid()
+    made.generate_keys()
+    pem: bytes = made.private_pem()
+    return pem.decode("ascii")
+
+
+def vapid_of_pem(pem: str) -> Vapid:
+    """The VAPID key of PEM text made by :func:`new_vapid_pem`."""
+    return Vapid.from_pem(pem.encode("ascii"))
 
 
 class Pusher:
