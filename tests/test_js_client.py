@@ -57,6 +57,7 @@ from sequence_stacks.server.play.vocabulary import server_vocabulary
 
 ROOT: Final = Path(__file__).resolve().parents[1]
 JS_TESTS: Final = ROOT / "tests" / "js"
+PARTICLE_CASES: Final = ROOT / "tests" / "i18n" / "korean_particles.json"
 FIXTURES_ENV: Final = "SEQUENCE_STACKS_JS_FIXTURES"  # tests/js reads the fixtures from here
 PER_VARIANT: Final = 4  # samples kept per message key, redacted and whole each
 PER_GAME: Final = 4  # board samples kept per game
@@ -234,8 +235,8 @@ def refusal_samples() -> list[dict[str, Any]]:
         names = placeholders(message.text) | placeholders(message.plural or "")
         args = {name: values.get(name, 3) for name in sorted(names)}
         python_args = {k: tuple(v) if isinstance(v, list) else v for k, v in args.items()}
-        reason = render(key, **words(python_args, lambda seat: f"Player {seat + 1}"))
-        expected = render("refused.with_rule", reason=reason, rule="R37")
+        # Players read no rule ids (#24): the browser shows the reason alone.
+        expected = render(key, **words(python_args, lambda seat: f"Player {seat + 1}"))
         samples.append({"detail": {"key": key, "args": args}, "expected": expected})
     return samples
 
@@ -256,6 +257,8 @@ def write_fixtures(directory: Path) -> None:
         "entries.json": entry_samples(),
         "refusals.json": refusal_samples(),
         "boards.json": board_samples(),
+        # The Korean particle cases Python's render is tested on too (#24).
+        "particles.json": json.loads(PARTICLE_CASES.read_text(encoding="utf-8")),
     }
     for name, data in files.items():
         (directory / name).write_text(json.dumps(data, ensure_ascii=False, indent=1))

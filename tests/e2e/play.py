@@ -139,7 +139,17 @@ def pass_window(tabs: list[Tab]) -> None:
     its buttons go, and the page's version moves on at the window's end."""
     for tab in tabs:
         if tab.page.locator("#answer-pass").is_visible():
-            act_and_wait(tab, lambda page=tab.page: page.click("#answer-pass"))
+            act_and_wait(tab, lambda page=tab.page: _click_if_still_there(page, "#answer-pass"))
+
+
+def _click_if_still_there(page: Any, selector: str) -> None:
+    """Click ``selector`` unless it goes before it can be clicked: a Block window can end
+    (its time is up, a bot blocked) between looking at the button and clicking it."""
+    try:
+        page.click(selector, timeout=3_000)
+    except PlaywrightTimeout:
+        if page.locator(selector).is_visible():
+            raise  # still there and still not clickable: that is a fault, not a race
 
 
 def assert_no_leaks(

@@ -45,7 +45,7 @@ class SeatSocket:
         self.answers: dict[str, dict[str, Any]] = {}
         self.count = 0
         self.sent = time.monotonic()
-        self._send({"type": "hello", "token": token, "last_version": None})
+        self._send({"type": "hello", "token": token, "last_version": None, "notation": True})
         self.wait(lambda: self.version >= 0)
         assert self.table["seats"][seat]["kind"] == "human", self.table["seats"][seat]
 
@@ -59,6 +59,9 @@ class SeatSocket:
             if kind == "update" and frame["version"] != self.version + 1:
                 self._send({"type": "sync", "last_version": self.version})
                 return
+            if "view_changes" in frame:  # only what changed (docs/protocol.md)
+                frame["view"] = {**(self.view or {}), **frame["view_changes"]}
+            frame.setdefault("table", self.table)
             self.version = frame["version"]
             self.view = frame["view"]
             self.table = frame["table"]

@@ -398,16 +398,21 @@ class Scene:
         return game
 
     def check_rules(self) -> None:
-        """The rules help (built from data, not markup) opens with the rule book's
-        sections (GET /api/rules, #14)."""
+        """The rules help (built from data, not markup) opens with the summary for
+        players, and "All the rules" shows the rules for players' sections (GET
+        /api/rules/players, #24)."""
         page = self.spectator.page
         page.keyboard.press("?")
+        page.wait_for_selector("#help[open] .rules-summary")
+        self.check(
+            "rules title", self.spectator.texts("#help h2"), ["How to play", "Using this page"]
+        )
+        page.click("#help .rules-switch")
         page.wait_for_selector("#help[open] .rule-book")
-        title = "Sequence Stacks \u2014 the canonical rules"
-        self.check("rules title", self.spectator.texts("#help h2"), ["Using this page", title])
-        self.check("rules sections", len(self.spectator.texts("#help h3")), 9)
-        self.check("rules tables", len(self.spectator.texts("#help table")), 1)
-        self.check("rules list items", len(self.spectator.texts("#help li")) > 40, True)
+        title = "The rules of Sequence Stacks"
+        self.check("rules title", self.spectator.texts("#help .rule-book h2"), [title])
+        self.check("rules sections", len(self.spectator.texts("#help .rule-book h3")), 8)
+        self.check("rules list items", len(self.spectator.texts("#help li")) > 25, True)
         self.spectator.inspect("rules")
         self.spectator.shot("rules", phone=False)
         page.click("#help .close")

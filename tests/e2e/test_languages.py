@@ -72,6 +72,7 @@ SCREENS: Final = (
     "seated",
     "game",
     "rules",
+    "rules-full",
     "refusal",
     "choices",
     "block-prompt",
@@ -524,28 +525,40 @@ def _create_and_sit(reader: Reader) -> str:
 
 
 def _read_the_rules(reader: Reader) -> None:
-    """The help opens at its top with the rule book (the language's, or English)."""
+    """The help opens at its top with the one-screen summary for players (#24: the goal,
+    a turn, the seven cards each with its drawn example, a completed sequence, winning),
+    and "All the rules" one tap further is the language's own rules for players, in
+    plain words: no rule ids."""
     page = reader.page
     page.click("#help-open")
-    page.wait_for_selector("#help[open] .rule-book")
+    page.wait_for_selector("#help[open] .rules-summary")
     top = page.evaluate("document.querySelector('#help').scrollTop")
     assert top == 0, f"the help opened scrolled down by {top}px"
+    parts = page.locator("#help .rules-summary h3").count()
+    examples = page.locator("#help .card-rows li .example .card").count()
+    reader.check("rules", parts == 5, f"{parts} parts in the summary, not 5")
+    reader.check("rules", page.locator("#help .card-rows li").count() == 7, "not 7 cards")
+    reader.check("rules", examples >= 7, f"only {examples} drawn cards in the examples")
+    reader.screen("rules", "#help .rules-summary")
+    page.click("#help .rules-switch")
+    page.wait_for_selector("#help .rule-book")
     book_lang = page.evaluate("document.querySelector('#help .rule-book').lang")
-    assert book_lang in (reader.language, "en")
-    assert "R41" in page.locator("#help .rule-book").inner_text()
-    reader.screen("rules", "#help")
+    assert book_lang == reader.language
+    text = page.locator("#help .rule-book").inner_text()
+    assert not re.findall(r"\bR\d+\b", text), "a rule id in the rules for players"
+    reader.screen("rules-full", "#help .rule-book")
     page.click("#help .close")
     page.wait_for_selector("#help:not([open])", state="hidden")
 
 
 def _expected_refusal(language: str, kind: int) -> str:
-    """The refusal of a discard of a card kind not held, in the language (as Python's
-    terminal words it; tests/js checks the browser words it alike)."""
+    """The refusal of a discard of a card kind not held, in the language (as Python
+    words it; tests/js checks the browser words it alike): the reason alone, players
+    read no rule ids (#24)."""
     before = current_language()
     set_language(language)
     try:
-        reason = render("illegal.nothing_to_discard", kind=kind_name(kind))
-        return render("refused.with_rule", reason=reason, rule="R19")
+        return render("illegal.nothing_to_discard", kind=kind_name(kind))
     finally:
         set_language(before)
 
@@ -609,20 +622,25 @@ def _discard(reader: Reader) -> None:
 
 
 def _look_at_the_prompt(reader: Reader, state: dict[str, Any], name: str) -> None:
-    """The Block prompt asks in the language, its Block button live exactly when the
-    seat may block, its title saying which."""
+    """The Block prompt speaks the language: a seat holding a Block is asked, its two
+    answers shown; a seat with none sees what happened and the countdown, nothing to
+    tap (#24)."""
     page = reader.page
     page.wait_for_selector("#block-prompt:not([hidden])", timeout=5_000)
     text = page.locator("#block-prompt .text").inner_text()
-    reader.check(name, _matches_one_of(reader.language, ["prompt.block"], text), f"prompt {text!r}")
     fields = state["fields"]
     may_block = any(fields[i]["type"] == "block" for i in state["view"]["legal_action_ids"])
+    key = "prompt.block" if may_block else "prompt.watch"
+    reader.check(name, _matches_one_of(reader.language, [key], text), f"prompt {text!r}")
     button = page.locator("#answer-block")
-    reader.check(name, button.is_enabled() == may_block, f"Block enabled={not may_block}")
-    title = button.get_attribute("title")
-    key = "prompt.block_title" if may_block else "prompt.no_block_title"
-    expected = translation(reader.language).text(key)
-    reader.check(name, title == expected, f"Block's title {title!r}, not {expected!r}")
+    reader.check(name, button.is_visible() == may_block, f"Block shown={not may_block}")
+    if may_block:
+        title = button.get_attribute("title")
+        expected = translation(reader.language).text("prompt.block_title")
+        reader.check(name, title == expected, f"Block's title {title!r}, not {expected!r}")
+    else:
+        seconds = page.locator("#block-prompt [data-countdown]").inner_text()
+        reader.check(name, bool(seconds.strip()), "no countdown in the prompt")
     reader.screen(name, "#block-prompt")
 
 
@@ -642,7 +660,10 @@ def _play_to_the_end(reader: Reader, catalog: dict[str, Any]) -> bool:
             if not asked and "block-prompt" not in reader.screens:
                 _look_at_the_prompt(reader, state, "block-prompt")
             asked = True
-            reader.act_and_wait(lambda: page.click("#answer-pass"))
+            if page.locator("#answer-pass").is_visible():
+                reader.act_and_wait(lambda: page.click("#answer-pass"))
+            else:
+                page.wait_for_timeout(50)  # no Block, nothing to tap: the window runs out
         elif view and view["phase"] == "playing" and view["current"] == state["you"]:
             turns += 1
             if "game" not in reader.screens:

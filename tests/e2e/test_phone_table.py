@@ -366,11 +366,14 @@ def _check_log(page: Page, view: ViewportSize, name: str) -> None:
 
 
 def _check_block_prompt(page: Page, view: ViewportSize, name: str) -> None:
-    """The Block prompt's place on the screen, shown as a Block window would show it."""
+    """The Block prompt's place on the screen, shown as a Block window shows it to a
+    player holding a Block (its two answers; #24: one without sees no buttons)."""
     page.evaluate(
         """() => { const p = document.querySelector('#block-prompt');
         p.querySelector('.text').textContent = document.querySelector('#turn .text').textContent
           + ' ' + document.querySelector('#answer-block').textContent;
+        p.dataset.mode = 'choose';
+        for (const b of p.querySelectorAll('button')) b.hidden = false;
         p.hidden = false; }"""
     )
     prompt = page.evaluate(

@@ -111,7 +111,10 @@ def _play(player: Player) -> None:
             return
         if page.locator("#block-prompt").is_visible():
             player.shot("block-prompt", scroll_to="#block-prompt")
-            player.act(lambda: page.click("#answer-pass"))
+            if page.locator("#answer-pass").is_visible():
+                player.act(lambda: page.click("#answer-pass"))
+            else:
+                page.wait_for_timeout(50)  # no Block, nothing to tap (#24)
         elif view and view["phase"] == "playing" and view["current"] == state["you"]:
             if moves > 8:
                 player.shot("mid-game")

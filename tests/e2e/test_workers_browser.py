@@ -97,7 +97,8 @@ def _kill_the_owner(ann: Tab, workers: list[Worker]) -> Worker:
 
 def _pass_if_asked(ann: Tab) -> bool:
     """If a Block window asks Ann, pass once its prompt shows (a bot's Block may close
-    the window first: then there is nothing to answer). True if she was asked."""
+    the window first: then there is nothing to answer; #24: with no Block she has
+    nothing to tap, and the window's end moves the table on). True if she was asked."""
     state = ann.ui()
     view = state["view"]
     if not view or view["phase"] != "block_window" or state["you"] not in view["window_pending"]:
@@ -106,7 +107,8 @@ def _pass_if_asked(ann: Tab) -> bool:
 
     def click() -> None:
         with contextlib.suppress(PlaywrightTimeout):
-            button.click(timeout=2_000)
+            if ann.page.locator("#block-prompt[data-mode=choose]").count():
+                button.click(timeout=2_000)
 
     act_and_wait(ann, click)
     return True

@@ -9,7 +9,7 @@ import { before, describe, test } from "node:test";
 import { fixture, player, STATIC } from "./fixtures.mjs";
 
 const { setWords } = await import(new URL("messages.js", STATIC));
-const { ANIMALS, eventLine, kindName, line, refusalLine, slotName, tableName } = await import(new URL("words.js", STATIC));
+const { ANIMALS, eventLine, kindName, line, refusalLine, slotName, tableName, tableTitle } = await import(new URL("words.js", STATIC));
 
 let catalog;
 let messages;
@@ -97,11 +97,19 @@ describe("friendly table names (#15)", () => {
     assert.ok(names.size >= 4, `only ${names.size} names for 8 ids`);
     for (const name of names) assert.match(name, /^\S.* table$/);
   });
+
+  test("a table's stored name is its name on every page, numbered when the animal repeats (#24)", () => {
+    assert.equal(tableTitle("AbC123xyz", { pace: "relaxed", name: { animal: "owl", number: 1 } }), "Owl table");
+    assert.equal(tableTitle("AbC123xyz", { pace: "fast", name: { animal: "owl", number: 3 } }), "Owl table 3");
+    // A table stored before tables had names keeps the name its id picks.
+    assert.equal(tableTitle("AbC123xyz", { pace: "normal" }), tableName("AbC123xyz"));
+    assert.equal(tableTitle("AbC123xyz", undefined), tableName("AbC123xyz"));
+  });
 });
 
 describe("the static client's messages", () => {
   // A key is a dotted literal of one of these families, anywhere in a script.
-  const KEY = /["'`]((?:card|choice|colour|end|list|lobby|log|page|pile|prompt|refused|replay|seat|table)\.[A-Za-z0-9_.-]+)["'`]/g;
+  const KEY = /["'`]((?:away|card|choice|colour|end|list|lobby|log|page|pile|prompt|refused|replay|rules|seat|settings|table)\.[A-Za-z0-9_.-]+)["'`]/g;
   const scripts = readdirSync(STATIC).filter((name) => name.endsWith(".js"));
   const pages = readdirSync(STATIC).filter((name) => name.endsWith(".html"));
 
@@ -152,18 +160,18 @@ describe("refusals", () => {
     }
   });
 
-  test("every code the messages name renders, with the rule around it", () => {
+  test("every code the messages name renders, and players read no rule id (#24)", () => {
     const codes = Object.keys(messages).filter((key) => key.startsWith("refused.") && key !== "refused.with_rule");
     for (const key of codes) {
       const code = key.slice("refused.".length);
       assert.equal(refusalLine({ code, rule: null }, player), messages[key].forms.other);
-      assert.equal(refusalLine({ code, rule: "R37" }, player), `${messages[key].forms.other} (R37)`);
+      assert.equal(refusalLine({ code, rule: "R37" }, player), messages[key].forms.other);
     }
   });
 
   test("an illegal action's detail is rendered instead of the plain refusal", () => {
     const detail = { key: "log.Discarded", args: { player: 2, card: 119 } };
-    assert.equal(refusalLine({ code: "illegal", rule: "R19", detail }, player), "Player 3 discards Steal-a-Chip. (R19)");
+    assert.equal(refusalLine({ code: "illegal", rule: "R19", detail }, player), "Player 3 discards Steal-a-Chip.");
     assert.equal(refusalLine({ code: "illegal", rule: null }, player), messages["refused.illegal"].forms.other);
   });
 
@@ -171,7 +179,15 @@ describe("refusals", () => {
     const stale = { code: "stale", rule: null, detail: { key: "refused.stale.timed_out", args: {} } };
     assert.equal(refusalLine(stale, player), messages["refused.stale.timed_out"].forms.other);
     const chip = { code: "illegal", rule: "R24", detail: { key: "illegal.no_chip", args: { victim: 1, colour: 1 } } };
-    assert.equal(refusalLine(chip, player), "Player 2 has no red chip. (R24)");
+    assert.equal(refusalLine(chip, player), "Player 2 has no red chip.");
+  });
+
+  test("a refused combination of options names them by the lobby's labels (#24)", () => {
+    const frame = { code: "bad_request", rule: null, detail: { key: "settings.min_each_colour", args: { option: "min_each_colour", other_option: "chips_to_win" } } };
+    const said = refusalLine(frame, player);
+    assert.ok(said.includes(messages["page.lobby.min_each_colour"].forms.other), said);
+    assert.ok(said.includes(messages["page.lobby.chips_to_win"].forms.other), said);
+    assert.ok(!said.includes("min_each_colour"), said);
   });
 
   test("an unknown code or detail key falls back to words, never to the server's reason", () => {

@@ -4,16 +4,22 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import pytest
 
 from sequence_stacks.engine import (
     Phase,
+    Settings,
     State,
     View,
+    apply_in_place,
     event_for,
     legal_action_ids,
+    legal_actions,
+    new_game,
     observe,
+    observe_seats,
 )
 from sequence_stacks.engine.events import CardsDrawn
 
@@ -176,3 +182,21 @@ def test_r36_views_stay_hidden_after_moves() -> None:
 def test_r36_observe_refuses_a_seat_not_in_the_game() -> None:
     with pytest.raises(ValueError, match="no seat 4"):
         observe(_busy(), 4)
+
+
+@pytest.mark.parametrize("player_count", [2, 4, 6])
+def test_r34_r36_views_of_several_seats_at_once_are_each_seat_s_own(player_count: int) -> None:
+    """``observe_seats`` shares what everyone sees and gives each seat what it alone may
+    see: each of its views is exactly ``observe``'s, at every position of a game."""
+    rng = random.Random(player_count)
+    state = new_game(Settings(player_count=player_count), player_count)
+    seats: list[int | None] = [None, *range(player_count)]
+    for _ in range(400):
+        if state.is_over:
+            break
+        views = observe_seats(state, seats)
+        assert [view.to_dict() for view in views] == [observe(state, s).to_dict() for s in seats]
+        seat = rng.choice(state.deciders())
+        apply_in_place(state, seat, rng.choice(legal_actions(state, seat)))
+    with pytest.raises(ValueError, match="no seat"):
+        observe_seats(state, [0, player_count])

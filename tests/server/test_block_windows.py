@@ -57,6 +57,7 @@ class Recorder:
         self.clock = clock
         self.seat: int | None = None
         self.token_hash: str | None = None
+        self.notation = False
         self.frames: list[tuple[float, dict[str, Any]]] = []
 
     def send(self, frame: Mapping[str, Any]) -> None:

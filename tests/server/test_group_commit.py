@@ -168,15 +168,14 @@ class _Gated:
 
     def __init__(self, inner: Storage) -> None:
         self.inner = inner
-        self.pending: list[tuple[concurrent.futures.Future[None], concurrent.futures.Future[None]]]
-        self.pending = []
+        self.pending: list[tuple[asyncio.Future[None], asyncio.Future[None]]] = []
         self.gated = False
 
     def create_table(self, row: TableRow) -> None:
         self.inner.create_table(row)
 
     def append(
-        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any]
+        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any] | None
     ) -> None:
         self.inner.append(table_id, entry, status=status, summary=summary)
 
@@ -198,18 +197,24 @@ class _Gated:
         self.inner.close()
 
     def submit(
-        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any]
+        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any] | None
     ) -> concurrent.futures.Future[None]:
-        real = self.inner.submit(table_id, entry, status=status, summary=summary)
+        return self.inner.submit(table_id, entry, status=status, summary=summary)
+
+    def commit_async(
+        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any] | None
+    ) -> asyncio.Future[None]:
+        real = self.inner.commit_async(table_id, entry, status=status, summary=summary)
         if not self.gated:
             return real
-        held: concurrent.futures.Future[None] = concurrent.futures.Future()
+        held: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.pending.append((real, held))
         return held
 
-    def release(self) -> None:
+    async def release(self) -> None:
         for real, held in self.pending:
-            held.set_result(real.result(timeout=10))
+            await real
+            held.set_result(None)
         self.pending.clear()
 
 
@@ -217,6 +222,7 @@ class _Subscriber:
     def __init__(self) -> None:
         self.seat: int | None = None
         self.token_hash: str | None = None
+        self.notation = False
         self.frames: list[dict[str, Any]] = []
 
     def send(self, frame: Mapping[str, Any]) -> None:
@@ -262,7 +268,7 @@ def test_no_ack_or_broadcast_before_the_commit_completes() -> None:
         assert len(storage.pending) == 1
         assert "ack" not in ann.types()
         assert "update" not in ann.types() + bob.types()
-        storage.release()
+        await storage.release()
         await task
         assert ann.types() == ["ack", "update"]
         assert bob.types() == ["update"]
@@ -290,7 +296,7 @@ def test_a_cancelled_command_still_acks_and_broadcasts_after_its_commit() -> Non
             await asyncio.sleep(0)
         assert not task.done()  # still waiting for its commit
         assert ann.frames == []
-        storage.release()
+        await storage.release()
         with pytest.raises(asyncio.CancelledError):
             await task
         assert ann.types() == ["ack", "update"]
@@ -317,7 +323,7 @@ def test_a_crash_between_commit_and_broadcast_loses_nothing(tmp_path: Path) -> N
         for _ in range(20):
             await asyncio.sleep(0)
         real, held = storage.pending[0]
-        real.result(timeout=10)  # committed by the writer thread ...
+        await real  # committed by the writer thread ...
         assert "ack" not in ann.types()  # ... but never acknowledged: the process "dies"
         held.set_exception(RuntimeError("the server process died here"))
         with pytest.raises(RuntimeError):

@@ -29,7 +29,7 @@ def _is_stale(table: Table, seen: int, seat: int) -> bool:
     as stale (whatever the action: staleness is judged before legality)."""
     command = commands.Act(id="late", version=seen, action=Action(ActionType.PASS))
     try:
-        prepare_command(table, command, seat, seed=1, bot="greedy")
+        prepare_command(table, command, seat, seed=lambda: 1, bot="greedy")
     except Refusal as refusal:
         return refusal.code == RefusalCode.STALE
     return False

@@ -19,10 +19,11 @@ from typing import Any
 
 import pytest
 import uvicorn
+from websockets.frames import Frame, Opcode
 from websockets.sync.client import connect
 
 from sequence_stacks.server import MemoryStorage, create_app
-from sequence_stacks.server.web.transport import DirectWriter
+from sequence_stacks.server.web.transport import DirectWriter, _framed
 
 from .harness import FAST, SHORT_GAME
 
@@ -98,3 +99,11 @@ def test_frames_go_out_in_one_direct_write_per_batch_on_uvicorn(
     assert batches
     assert all(sent for _, sent in batches)
     assert sum(count for count, _ in batches) >= 1 + len(frames)
+
+
+@pytest.mark.parametrize("length", [0, 5, 125, 126, 200, 65535, 65536, 70_000])
+def test_the_direct_path_frames_text_as_websockets_does(length: int) -> None:
+    """With no extension, the direct writer frames a text message itself (no frame
+    object per message): byte for byte what ``websockets`` makes of it."""
+    payload = ("é" * length).encode()[:length]
+    assert _framed(payload) == Frame(Opcode.TEXT, payload).serialize(mask=False)

@@ -42,6 +42,7 @@ class Recorder:
         self.clock = clock
         self.seat: int | None = None
         self.token_hash: str | None = None
+        self.notation = False  # no notation tables: a browser's hello
         self.frames: list[tuple[float, dict[str, Any]]] = []
 
     def send(self, frame: Mapping[str, Any]) -> None:

@@ -71,7 +71,7 @@ from .rules import (
 from .settings import OPTION_RULES, Settings
 from .state import EndReason, Phase, Result, State
 from .validation import validate_state
-from .view import View, observe
+from .view import View, observe, observe_seats
 
 __all__ = [
     "ACTION_KEYS",
@@ -132,6 +132,7 @@ __all__ = [
     "meets_win_condition",
     "new_game",
     "observe",
+    "observe_seats",
     "parse_action",
     "pass_window",
     "position_digest",

@@ -8,6 +8,7 @@ arguments as :func:`words` does; tests/test_js_client.py keeps the two equal).
 
 from __future__ import annotations
 
+import re
 import string
 from collections.abc import Callable
 from typing import Any, Final, assert_never
@@ -30,6 +31,7 @@ __all__ = [
     "event_line",
     "event_message",
     "kind_name",
+    "particle",
     "pile_name",
     "placeholders",
     "refusal_message",
@@ -72,7 +74,64 @@ def render(key: str, /, **args: Any) -> str:
         name: format_decimal(value, locale=language) if _is_number(value) else value
         for name, value in args.items()
     }
-    return text.format_map(shown)
+    return with_particles(text, shown).format_map(shown)
+
+
+# --- Korean particles after a filled-in word (#24) ---------------------------------------
+# A Korean template writes a particle whose form depends on the word before it as both
+# forms, "{player}은(는)" (the fallback Korean software prints). Where the word put in
+# its place ends in a sound we know, the one form it takes is chosen: after a final
+# consonant (batchim) 은, 이, 을, 과; after a vowel 는, 가, 를, 와. The rule is
+# docs/translating/ko.md's; static/messages.js implements the same, and both are tested
+# on one list of cases (tests/i18n/korean_particles.json).
+_PAIRS: Final = {
+    "은(는)": ("은", "는"),
+    "는(은)": ("은", "는"),
+    "이(가)": ("이", "가"),
+    "가(이)": ("이", "가"),
+    "을(를)": ("을", "를"),
+    "를(을)": ("을", "를"),
+    "과(와)": ("과", "와"),
+    "와(과)": ("과", "와"),
+}
+_PARTICLE: Final = re.compile(
+    r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(" + "|".join(map(re.escape, _PAIRS)) + ")"
+)
+_TRAILING_NOTE: Final = re.compile(r"\s*\([^()]*\)\s*$")
+_HANGUL_FIRST: Final = 0xAC00
+_HANGUL_LAST: Final = 0xD7A3
+_DIGITS_WITH_BATCHIM: Final = frozenset("013678")  # 영 일 삼 육 칠 팔 (and 십 백 천 만)
+
+
+def particle(word: str, pair: str) -> str:
+    """The form of the particle ``pair`` ("은(는)") that follows ``word``: chosen by the
+    word's last sound (a Hangul syllable's final consonant, a digit as Korean reads it),
+    after a note in brackets at its end ("민수 (나)" ends in 수); ``pair`` as it is when
+    the sound is unknown (a word in Latin letters)."""
+    consonant, vowel = _PAIRS[pair]
+    stem = _TRAILING_NOTE.sub("", word) or word
+    last = stem.rstrip()[-1:]
+    if not last:
+        return pair
+    code = ord(last)
+    if _HANGUL_FIRST <= code <= _HANGUL_LAST:
+        return consonant if (code - _HANGUL_FIRST) % 28 else vowel
+    if last.isascii() and last.isdigit():
+        return consonant if last in _DIGITS_WITH_BATCHIM else vowel
+    return pair
+
+
+def with_particles(text: str, args: dict[str, Any]) -> str:
+    """``text`` with each two-form particle right after a placeholder chosen for the value
+    that fills it (the placeholder kept, to be filled next)."""
+
+    def choose(found: re.Match[str]) -> str:
+        name, pair = found[1], found[2]
+        value = args.get(name)
+        chosen = pair if value is None else particle(str(value), pair)
+        return f"{{{name}}}{chosen}"
+
+    return _PARTICLE.sub(choose, text)
 
 
 def _is_number(value: object) -> bool:

@@ -72,10 +72,13 @@ class _Message(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fie
 
 
 class Hello(_Message, frozen=True, tag="hello"):
-    """Identify (a seat token, or none to watch) and ask for a sync."""
+    """Identify (a seat token, or none to watch) and ask for a sync; ``notation``
+    asks for the seat's actions in notation too (for scripts: the browser reads the
+    action table of fields)."""
 
     token: str | None = None
     last_version: int | None = None
+    notation: bool = False
 
 
 class Sync(_Message, frozen=True, tag="sync"):

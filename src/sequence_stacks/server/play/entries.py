@@ -12,7 +12,10 @@ from __future__ import annotations
 import dataclasses
 import enum
 from collections.abc import Callable, Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from sequence_stacks.engine import Action
 
 __all__ = [
     "Act",
@@ -136,11 +139,13 @@ class Reclaim:
 @dataclasses.dataclass(frozen=True, slots=True)
 class Act:
     """A game action of ``seat`` in notation; ``client`` is None when the server took it
-    (a bot, or a time-out)."""
+    (a bot, or a time-out). ``parsed`` is the same action already read (when the table
+    prepared it): never stored, never compared."""
 
     seat: int
     action: str
     client: str | None = None
+    parsed: Action | None = dataclasses.field(default=None, compare=False, repr=False)
 
 
 LogPayload = Sit | Leave | AddBot | RemoveBot | Start | Replace | Reclaim | Act

@@ -11,6 +11,7 @@ from sequence_stacks.bots import BOT_NAMES
 
 from .codec import dumps
 from .commands import CHAT_PHRASES
+from .entries import Op
 from .protocol import (
     ack_frame,
     chat_frame,
@@ -19,6 +20,7 @@ from .protocol import (
     sync_frame,
     timer_dict,
     update_frame,
+    view_dicts,
 )
 from .runtime import Runtime, Subscriber
 from .table import Entry
@@ -34,34 +36,63 @@ class Frames:
         return ack_frame(client_id, version, duplicate=duplicate)
 
     def sync(
-        self, runtime: Runtime, seat: int | None, last_version: int | None, *, rejected: bool
+        self, runtime: Runtime, subscriber: Subscriber, last_version: int | None, *, rejected: bool
     ) -> dict[str, Any]:
         """Everything a connection needs to draw the table (see ``sync_frame``)."""
-        return sync_frame(
-            runtime.table,
+        table = runtime.table
+        seat = subscriber.seat
+        frame = sync_frame(
+            table,
             seat,
             connected=runtime.connected(),
             last_version=last_version,
             token_rejected=rejected and seat is None,
-            timer=runtime.schedule.timer(runtime.table),
+            timer=runtime.schedule.timer(table),
             bots=BOT_NAMES,
+            notation=subscriber.notation,
         ) | {"chat": list(CHAT_PHRASES)}
+        runtime.views[seat] = (table.version, frame["view"])
+        return frame
 
     def broadcast(self, runtime: Runtime, entry: Entry) -> None:
         """One entry to every connection, as the seat its token holds now hears of it
-        (R36): one frame per seat (and one for spectators), encoded once."""
+        (R36): one frame per seat (and one for spectators), encoded once, with only
+        what changed since the version before (docs/protocol.md)."""
         table = runtime.table
         lobby = lobby_dict(table, runtime.connected())
+        changed_lobby = lobby if lobby != runtime.lobby_sent else None
+        runtime.lobby_sent = lobby
         timer = timer_dict(runtime.schedule.timer(table))
+        # A seat that changed hands may be watched by a connection that held another.
+        whole = entry.effects.seats_changed or entry.op is Op.START
         holders = table.holders()
-        texts: dict[int | None, str] = {}
-        for subscriber in list(runtime.subscribers):
-            seat = holders.get(subscriber.token_hash) if subscriber.token_hash else None
-            text = texts.get(seat)
+        subscribers = [
+            (sub, holders.get(sub.token_hash) if sub.token_hash else None)
+            for sub in runtime.subscribers
+        ]
+        rendered = view_dicts(table, list(dict.fromkeys(seat for _, seat in subscribers)))
+        texts: dict[tuple[int | None, bool], str] = {}
+        views: dict[int | None, tuple[int, dict[str, Any] | None]] = {}
+        for subscriber, seat in subscribers:
+            key = (seat, subscriber.notation and entry.op is Op.START)
+            text = texts.get(key)
             if text is None:
-                frame = update_frame(table, entry, seat, lobby=lobby, timer=timer)
-                text = texts[seat] = dumps(frame)
+                view = rendered[seat]
+                changes = None if whole else _changes(runtime.views.get(seat), view, entry)
+                views[seat] = (entry.version, view)
+                frame = update_frame(
+                    table,
+                    entry,
+                    seat,
+                    lobby=changed_lobby,
+                    timer=timer,
+                    view=view,
+                    changes=changes,
+                    notation=key[1],
+                )
+                text = texts[key] = dumps(frame)
             subscriber.send_text(text)
+        runtime.views = views
 
     def presence(self, runtime: Runtime) -> None:
         """Which seats have a connection now, to everyone at the table."""
@@ -76,3 +107,16 @@ class Frames:
         text = dumps(frame)
         for subscriber in subscribers:
             subscriber.send_text(text)
+
+
+def _changes(
+    before: tuple[int, dict[str, Any] | None] | None, view: dict[str, Any] | None, entry: Entry
+) -> dict[str, Any] | None:
+    """The view's fields that differ from the seat's view at the version before, or
+    None (send it whole) when that view is not known or either has no game."""
+    if before is None or view is None:
+        return None
+    version, old = before
+    if old is None or version != entry.version - 1:
+        return None
+    return {name: value for name, value in view.items() if old.get(name) != value}

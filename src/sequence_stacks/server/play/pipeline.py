@@ -14,7 +14,6 @@ table is reloaded from storage, so memory never runs ahead of the database.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import dataclasses
 import logging
 from collections.abc import Callable
@@ -29,7 +28,7 @@ from sequence_stacks.server.store import (
     StorageUnavailableError,
 )
 
-from .entries import Act, LogPayload, encode
+from .entries import Act, LogPayload, Op, encode
 from .frames import Frames
 from .gate import Gate
 from .hooks import TableWatcher, news_of
@@ -96,11 +95,10 @@ class Pipeline:
             raise self.gate.conflict(table.table_id) or unavailable()
         version = table.version + 1
         entry = table.apply_payload(version, payload)
-        stored = self.storage.submit(
-            table.table_id,
-            LogEntry(version, encode(payload)),
-            status=table.status,
-            summary=table.summary(),
+        # The lobby's summary (seats, game number) never changes with a game action.
+        summary = None if entry.op is Op.ACT else table.summary()
+        stored = self.storage.commit_async(
+            table.table_id, LogEntry(version, encode(payload)), status=table.status, summary=summary
         )
         interrupted = await self._stored(runtime, stored, version)
         runtime.schedule.absorb(entry.effects, connected=runtime.present())
@@ -117,9 +115,7 @@ class Pipeline:
             raise asyncio.CancelledError
         return entry
 
-    async def _stored(
-        self, runtime: Runtime, stored: concurrent.futures.Future[None], version: int
-    ) -> bool:
+    async def _stored(self, runtime: Runtime, stored: asyncio.Future[None], version: int) -> bool:
         """Wait for the commit of ``version``; True if cancelled meanwhile. A failure
         reloads the table (and, if another process wrote it, drops it here)."""
         table_id = runtime.table.table_id
@@ -306,21 +302,20 @@ class Pipeline:
             await self.commit(runtime, table.prepare_act(seat, action))
 
 
-async def _committed(stored: concurrent.futures.Future[None]) -> bool:
+async def _committed(stored: asyncio.Future[None]) -> bool:
     """Wait until the storage has committed an entry; True if cancelled meanwhile.
 
     A cancellation (the server stopping) does not cut the wait short: the entry is
     already applied to the table, so its acknowledgement and broadcast must follow
     its commit before the caller hears of the cancellation.
     """
-    waiter = asyncio.wrap_future(stored)
     interrupted = False
-    while not waiter.done():
+    while not stored.done():
         try:
-            await asyncio.shield(waiter)
+            await asyncio.shield(stored)
         except asyncio.CancelledError:
             interrupted = True
-    waiter.result()
+    stored.result()
     return interrupted
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import assert_never
 
 from sequence_stacks.bots import BOT_NAMES
@@ -20,7 +20,7 @@ from sequence_stacks.engine.events import (
 
 from . import commands
 from .commands import Command
-from .entries import LogPayload, Op, SeatKind
+from .entries import Act, LogPayload, Op, SeatKind
 from .refusals import Refusal, RefusalCode
 from .table import Entry, Table
 
@@ -40,14 +40,15 @@ class Stale(enum.StrEnum):
 
 
 def prepare_command(
-    table: Table, command: Command, seat: int, *, seed: int, bot: str
+    table: Table, command: Command, seat: int, *, seed: Callable[[], int], bot: str
 ) -> LogPayload:
-    """The entry ``seat``'s command asks for, with its sender and id (``seed`` and
-    ``bot`` for a game it starts, ``bot`` for seats bots take); raise Refusal."""
+    """The entry ``seat``'s command asks for, with its sender and id (``seed()`` for a
+    game it starts, ``bot`` for seats bots take); raise Refusal."""
     _require_fresh(table, command, seat)
     match command:
         case commands.Act(action=action):
-            return dataclasses.replace(table.prepare_act(seat, action), client=command.id)
+            act = table.prepare_act(seat, action)
+            return Act(act.seat, act.action, command.id, act.parsed)
         case commands.AddBot(seat=target, bot=chosen):
             added = table.prepare_add_bot(target, chosen or bot, BOT_NAMES)
             return dataclasses.replace(added, client=command.id, by=seat)
@@ -55,7 +56,7 @@ def prepare_command(
             removed = table.prepare_remove_bot(target)
             return dataclasses.replace(removed, client=command.id, by=seat)
         case commands.Start():
-            started = table.prepare_start(seed, bot)
+            started = table.prepare_start(seed(), bot)
             return dataclasses.replace(started, client=command.id, by=seat)
         case commands.Leave():
             return dataclasses.replace(table.prepare_leave(seat, bot), client=command.id)

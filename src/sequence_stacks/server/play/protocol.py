@@ -22,6 +22,7 @@ from sequence_stacks.engine import (
     action_space,
     event_for,
     observe,
+    observe_seats,
 )
 from sequence_stacks.engine.catalog import (
     action_fields,
@@ -29,6 +30,7 @@ from sequence_stacks.engine.catalog import (
     pile_slots,
     seat_action_fields,
 )
+from sequence_stacks.engine.events import CardPlayed, ChipStolen, ChipTaken, TurnEnded
 from sequence_stacks.i18n import event_message
 
 from .entries import Op, SeatKind
@@ -48,6 +50,7 @@ __all__ = [
     "presence_frame",
     "refused_frame",
     "replay_frame",
+    "stand_in_summary",
     "sync_frame",
     "timer_dict",
     "update_frame",
@@ -84,6 +87,8 @@ def lobby_dict(table: Table, connected: Sequence[bool]) -> dict[str, Any]:
         ],
         "result": None if result is None else result.to_dict(),
         "standings": table.standings(),
+        # The table's own options (#24): its pace and its friendly name, if it has one.
+        "options": table.options.to_dict(),
     }
 
 
@@ -97,16 +102,27 @@ def view_dict(table: Table, viewer: int | None) -> dict[str, Any] | None:
     them equal), built faster: the field names and the settings dict are computed
     once, and the view's tuples are left as they are (JSON arrays either way).
     """
-    if table.state is None:
-        return None
-    view = observe(table.state, viewer)
-    data = {name: getattr(view, name) for name in _VIEW_FIELDS}
-    data["settings"] = table.settings_dict
-    data["phase"] = view.phase.key
-    result = view.result
-    if result is not None:
-        data["result"] = result.to_dict()
-    return data
+    return view_dicts(table, [viewer])[viewer]
+
+
+def view_dicts(
+    table: Table, viewers: Sequence[int | None]
+) -> dict[int | None, dict[str, Any] | None]:
+    """:func:`view_dict` of several viewers, the fields everyone sees computed once
+    (``observe_seats``)."""
+    state = table.state
+    if state is None:
+        return dict.fromkeys(viewers)
+    found: dict[int | None, dict[str, Any] | None] = {}
+    for viewer, view in zip(viewers, observe_seats(state, list(viewers)), strict=True):
+        data = {name: getattr(view, name) for name in _VIEW_FIELDS}
+        data["settings"] = table.settings_dict
+        data["phase"] = view.phase.key
+        result = view.result
+        if result is not None:
+            data["result"] = result.to_dict()
+        found[viewer] = data
+    return found
 
 
 def action_table(table: Table, viewer: int | None) -> list[str] | None:
@@ -268,9 +284,11 @@ def sync_frame(
     token_rejected: bool,
     timer: Timer | None,
     bots: Sequence[str],
+    notation: bool = False,
 ) -> dict[str, Any]:
     """Everything a connection needs to draw the table: the entries it missed since
-    ``last_version`` when they are still kept, else the current game's log (``reset``)."""
+    ``last_version`` when they are still kept, else the current game's log (``reset``);
+    with ``notation`` (a script asked in its hello) the seat's actions in notation."""
     history = table.history
     missed = None
     if last_version is not None and 0 <= last_version <= table.version:
@@ -289,7 +307,7 @@ def sync_frame(
         "token_rejected": token_rejected,
         "table": lobby_dict(table, connected),
         "view": view_dict(table, seat),
-        "actions": action_table(table, seat) if playing else None,
+        "actions": action_table(table, seat) if playing and notation else None,
         "action_table": action_field_table(table, seat) if playing else None,
         "slots": pile_slots(table.settings.piles_per_colour) if playing else None,
         "hints": offers_hints(table, seat),
@@ -300,27 +318,43 @@ def sync_frame(
     }
 
 
+_COMPUTE: Final[Any] = object()  # update_frame works the view out itself
+
+
 def update_frame(
     table: Table,
     entry: Entry,
     seat: int | None,
     *,
-    lobby: Mapping[str, Any],
+    lobby: Mapping[str, Any] | None,
     timer: Mapping[str, Any] | None,
+    view: Mapping[str, Any] | None = _COMPUTE,
+    changes: Mapping[str, Any] | None = None,
+    notation: bool = False,
 ) -> dict[str, Any]:
-    """One entry as ``seat`` hears of it, with the table, the view and the countdown
-    after it, whether hints are offered to ``seat`` (and the action table and the
-    piles' slots when a game starts)."""
-    frame = {
+    """One entry as ``seat`` hears of it, with the view and the countdown after it and
+    whether hints are offered to ``seat`` (and, when a game starts, the action table,
+    the piles' slots and, with ``notation``, the actions in notation).
+
+    Only what changed (docs/protocol.md): ``lobby`` is None when the table's public
+    facts are as the last update had them (the frame then has no ``table``), and
+    ``changes`` (the view's fields that differ from the seat's view one version
+    before) is sent as ``view_changes`` instead of the whole ``view``.
+    """
+    frame: dict[str, Any] = {
         "type": "update",
         **_table_entry(table, entry, seat),
-        "table": lobby,
-        "view": view_dict(table, seat),
         "hints": offers_hints(table, seat),
         "timer": timer,
     }
+    if lobby is not None:
+        frame["table"] = lobby
+    if changes is not None:
+        frame["view_changes"] = changes
+    else:
+        frame["view"] = view_dict(table, seat) if view is _COMPUTE else view
     if entry.op == Op.START:
-        frame["actions"] = action_table(table, seat)
+        frame["actions"] = action_table(table, seat) if notation else None
         frame["action_table"] = action_field_table(table, seat)
         frame["slots"] = pile_slots(table.settings.piles_per_colour)
     return frame
@@ -373,3 +407,48 @@ def _move(entry: Entry, viewer: int | None, over: bool, per_colour: int) -> dict
     """One step of a move list: who acted and its events, as ``entry_dict`` redacts them."""
     shown = entry_dict(entry, viewer, piles_per_colour=per_colour, full=over)
     return {"seat": shown["seat"], "events": shown["events"]}
+
+
+# --- what a stand-in bot did (#24) ------------------------------------------------------
+
+
+def stand_in_summary(table: Table, seat: int) -> list[dict[str, Any]]:
+    """What the bot that stood in for ``seat`` did, for its player back at the table:
+    counted from the public events of the entries since the seat was last replaced, as
+    messages (``away.*``, each ``{key, args}``: the turns it finished first, then only
+    what happened). Called right after the reclaim entry is applied."""
+    since = 0
+    for index in range(len(table.history) - 1, -1, -1):
+        entry = table.history[index]
+        if entry.op is Op.REPLACE and entry.seat == seat:
+            since = index + 1
+            break
+    game = table.game_no
+    tally = Tally()
+    counts = {"turns": 0, "played": 0, "chips": 0, "lost": 0}
+    for entry in table.history[since:]:
+        if entry.game != game:
+            continue
+        for event in entry.events:
+            tally.count(event, seat)
+            if isinstance(event, TurnEnded) and event.seat == seat:
+                counts["turns"] += 1
+            elif isinstance(event, CardPlayed) and event.seat == seat:
+                counts["played"] += 1
+            elif isinstance(event, ChipTaken) and event.seat == seat and event.taken:
+                counts["chips"] += 1
+            elif isinstance(event, ChipStolen) and event.victim == seat:
+                counts["lost"] += 1
+    shown = {
+        "played": counts["played"],
+        "completed": tally.completed,
+        "chips": counts["chips"],
+        "stole_cards": tally.cards_stolen,
+        "stole_chips": tally.chips_stolen,
+        "blocked": tally.blocks,
+        "lost": counts["lost"],
+    }
+    turns = counts["turns"]
+    lines = [_message("away.turns", {"count": turns}) if turns else _message("away.no_turns", {})]
+    lines += [_message(f"away.{name}", {"count": count}) for name, count in shown.items() if count]
+    return lines

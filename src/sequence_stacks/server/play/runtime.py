@@ -29,6 +29,7 @@ class Subscriber(Protocol):
 
     seat: int | None
     token_hash: str | None
+    notation: bool  # the actions in notation too (a script asked for them in its hello)
 
     def send(self, frame: Mapping[str, Any]) -> None:
         """Queue one frame for the client."""
@@ -60,6 +61,9 @@ class Runtime:
         retired: set when the table was dropped from this process (another took it).
         waiting: per seat, the connections (and their command ids) whose Block-window
             pass is held for the window's end: they are acknowledged when it is stored.
+        views: per seat (None: spectators) the version and the view its connections
+            were last sent, so an update sends only the fields that changed.
+        lobby_sent: the table's public facts as the last update carried them.
     """
 
     table: Table
@@ -72,6 +76,10 @@ class Runtime:
     chatted: dict[int, float] = dataclasses.field(default_factory=dict)
     hinted: dict[int, float] = dataclasses.field(default_factory=dict)
     waiting: dict[int, list[tuple[Subscriber, str]]] = dataclasses.field(default_factory=dict)
+    views: dict[int | None, tuple[int, dict[str, Any] | None]] = dataclasses.field(
+        default_factory=dict
+    )
+    lobby_sent: dict[str, Any] | None = None
 
     def present(self) -> list[bool]:
         """Per seat, whether a connection holds it now."""

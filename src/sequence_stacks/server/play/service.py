@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from sequence_stacks.engine import Settings, SettingsError, action_space
+from sequence_stacks.engine.settings import OptionsConflictError
 from sequence_stacks.server.config import ServerSettings
 from sequence_stacks.server.store import ListingCursor, Storage, TableRow
 
@@ -33,7 +34,7 @@ from .hooks import NoWatcher, TableWatcher, news_of
 from .options import ANIMALS, DEFAULT_PACE, Pace, TableName, TableOptions, free_name
 from .pipeline import Pipeline
 from .prepare import prepare_command
-from .protocol import hint_frame, lobby_dict, refused_frame, replay_frame
+from .protocol import hint_frame, lobby_dict, refused_frame, replay_frame, stand_in_summary
 from .refusals import Refusal, RefusalCode
 from .runtime import Runtime, Subscriber, hash_token
 from .schedule import Thinker
@@ -133,6 +134,8 @@ class TableService:
             raise Refusal(RefusalCode.BAD_REQUEST, "visibility is 'public' or 'unlisted'")
         try:
             settings = Settings.from_dict(options)
+        except OptionsConflictError as error:
+            raise Refusal(RefusalCode.BAD_REQUEST, str(error), detail=_conflict(error)) from None
         except (SettingsError, TypeError) as error:
             raise Refusal(RefusalCode.BAD_REQUEST, str(error)) from None
         try:
@@ -211,9 +214,9 @@ class TableService:
         if runtime is not None:
             async with runtime.lock:  # never a change whose commit is still under way
                 table = runtime.table
-                return lobby_dict(table, runtime.connected()) | _options(table)
+                return lobby_dict(table, runtime.connected())
         table = await self.tables.read(table_id)
-        return lobby_dict(table, [False] * len(table.seats)) | _options(table)
+        return lobby_dict(table, [False] * len(table.seats))
 
     async def sit(
         self, table_id: str, name: str, seat: int | None, *, never_block: bool = False
@@ -257,15 +260,20 @@ class TableService:
             table = runtime.table
             token_hash = hash_token(token) if token else None
             seat = table.seat_of(token_hash)
+            summary = None
             if seat is None and token_hash is not None:
                 # Back after a bot took the seat over (not after leaving): reclaim it.
                 claim = table.claim_of(token_hash)
                 if claim is not None:
                     await self.pipeline.commit(runtime, table.prepare_reclaim(claim))
                     seat = claim
+                    summary = stand_in_summary(table, claim)
             runtime.join(subscriber, token_hash, seat)
             runtime.schedule.replan(table)
-            subscriber.send(self.frames.sync(runtime, seat, last_version, rejected=bool(token)))
+            frame = self.frames.sync(runtime, subscriber, last_version, rejected=bool(token))
+            # What the stand-in bot did meanwhile, for the returning player alone (#24).
+            frame["stand_in"] = summary
+            subscriber.send(frame)
             if runtime.shows_presence():
                 self.frames.presence(runtime)
             self.watcher.changed(news_of(runtime))
@@ -274,8 +282,8 @@ class TableService:
         """Send a sync frame: entries since ``last_version`` and the current view."""
         runtime = await self._runtime(table_id)
         async with runtime.lock:
-            seat = runtime.table.seat_of(subscriber.token_hash)
-            subscriber.send(self.frames.sync(runtime, seat, last_version, rejected=False))
+            subscriber.seat = runtime.table.seat_of(subscriber.token_hash)
+            subscriber.send(self.frames.sync(runtime, subscriber, last_version, rejected=False))
 
     async def leave(self, table_id: str, subscriber: Subscriber) -> None:
         """Forget a closed connection; its seat's grace period starts if it was the last."""
@@ -363,7 +371,7 @@ class TableService:
                     subscriber.send(self.frames.ack(command.id, done, duplicate=True))
                     return
                 payload = prepare_command(
-                    table, command, seat, seed=secrets.randbits(63), bot=self.settings.default_bot
+                    table, command, seat, seed=_new_seed, bot=self.settings.default_bot
                 )
             except Refusal as refusal:
                 subscriber.send(refused_frame(refusal, command.id, table.version))
@@ -408,9 +416,14 @@ def _throttle(last: dict[int, float], seat: int, now: float, gap: float, what: s
     last[seat] = now
 
 
-def _options(table: Table) -> dict[str, Any]:
-    """A table's own options (pace, name, turn time), beside its public facts."""
-    return {"options": table.options.to_dict()}
+def _conflict(error: OptionsConflictError) -> dict[str, Any]:
+    """A refused combination of options as a message (#24): ``settings.<code>`` naming
+    the options involved, which the lobby words with its own labels."""
+    first, *rest = error.options
+    return {
+        "key": f"settings.{error.code}",
+        "args": {"option": first, "other_option": rest[0] if rest else first},
+    }
 
 
 def _name_of(row: TableRow) -> TableName | None:
@@ -431,3 +444,8 @@ def _listed(row: TableRow) -> dict[str, Any]:
         "game": row.summary.get("game", 0),
         "options": dict(row.options),
     }
+
+
+def _new_seed() -> int:
+    """A game's secret seed (R41: it never leaves the server)."""
+    return secrets.randbits(63)

@@ -260,7 +260,7 @@ class Table:
         except IllegalActionError as error:
             detail = _detail(error)
             raise Refusal(RefusalCode.ILLEGAL, error.reason, error.rule_id, detail=detail) from None
-        return Act(seat, action.notation())
+        return Act(seat, action.notation(), parsed=action)
 
     def _action_of(self, seat: int, action_id: int) -> Action:
         try:
@@ -406,7 +406,7 @@ class Table:
         state = self.state
         if state is None:
             raise ValueError("an action entry with no game")
-        action = parse_action(payload.action)
+        action = payload.parsed or parse_action(payload.action)
         events: list[Event] = []
         was_window = state.phase == Phase.BLOCK_WINDOW
         apply_in_place(state, payload.seat, action, events)

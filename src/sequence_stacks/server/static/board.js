@@ -20,6 +20,16 @@
 //   seats        per seat {badge, online}: the marks in its header (else: the winner's)
 //   timer        the countdown under way ({kind, seats}), or null
 //   hands        per seat, cards shown face up (a finished game's replay), or null
+//   answered     the seat's answer to the open Block window (an action type), or null
+//   bubbles      per seat, a chat phrase just said there ({text, face: an element or
+//                null}) shown as a bubble, or null (#24)
+//
+// The Block prompt (#24) is calm and asks only who may answer: a seat holding a Block
+// chooses (Block, or Let it go); any other asked seat sees what happened and the window's
+// countdown, with nothing to tap (every answer waits for the window's end anyway).
+// The keyboard (#24): the arrows move among the hand's cards, and once a card is
+// selected among the places it may go (piles, discards, choices); choosing a card with
+// the keyboard takes the focus to its first place, Escape back to the card.
 
 import { cardElement, colourClass } from "./cards.js";
 import { choiceLabel } from "./choices.js";
@@ -42,6 +52,12 @@ import {
 import { chipsBox, decksRow, fillDiscard, miniHand, pileFace, pileNeed, renderDecks, resultText, showDirection } from "./pieces.js";
 import { ACTION, PHASE, TIMER } from "./vocabulary.js";
 import { kindOf, slotName } from "./words.js";
+
+// What the Block prompt shows (#24): a choice for a seat holding a Block, the window
+// for anyone else it asks, or the answer given.
+export const PROMPT = Object.freeze({ CHOOSE: "choose", WATCH: "watch", ANSWERED: "answered" });
+
+const ARROWS = Object.freeze({ ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 });
 
 /** The board's parts in a page, by their ids (a page without a part leaves it out). */
 export function boardParts({ piles = "#piles", seats = "#seats" } = {}) {
@@ -178,30 +194,39 @@ export class Board {
   renderPrompt() {
     const { prompt, block, pass } = this.parts;
     if (!prompt) return;
-    const { view, you, name, slots } = this.model;
-    const asked = !this.options.readOnly && this.model.active !== false && isAsked(view, you);
-    prompt.hidden = !asked;
-    if (!asked) return;
-    const answered = this.model.answered ?? null;
-    block.hidden = pass.hidden = answered !== null;
-    if (answered !== null) {
-      prompt.querySelector(".text").textContent = t(answered === ACTION.BLOCK ? "prompt.answered_block" : "prompt.answered_pass");
+    const mode = this.promptMode();
+    prompt.hidden = mode === null;
+    prompt.dataset.mode = mode ?? "";
+    if (mode === null) return;
+    const { view, name, slots } = this.model;
+    block.hidden = pass.hidden = mode !== PROMPT.CHOOSE;
+    const text = prompt.querySelector(".text");
+    const args = { player: name(view.window_completer), pile: slotName(slots, view.window_pile) };
+    if (mode === PROMPT.ANSWERED) {
+      text.textContent = t(this.model.answered === ACTION.BLOCK ? "prompt.answered_block" : "prompt.answered_pass");
       return;
     }
-    prompt.querySelector(".text").textContent = t("prompt.block", { player: name(view.window_completer), pile: slotName(slots, view.window_pile) });
-    const canBlock = plainAction(this.legal, ACTION.BLOCK) !== null;
-    block.disabled = !canBlock;
-    block.title = t(canBlock ? "prompt.block_title" : "prompt.no_block_title");
+    text.textContent = t(mode === PROMPT.CHOOSE ? "prompt.block" : "prompt.watch", args);
+    block.title = t("prompt.block_title");
+    pass.title = t("prompt.let_go_title");
     const hinted = this.legal.find((a) => a.id === this.model.hint)?.type;
     block.classList.toggle("hinted", hinted === ACTION.BLOCK);
     pass.classList.toggle("hinted", hinted === ACTION.PASS);
+  }
+
+  /** What the Block prompt shows now (PROMPT), or null when it asks nothing of this board. */
+  promptMode() {
+    const { view, you } = this.model ?? {};
+    if (!view || this.options.readOnly || this.model.active === false || !isAsked(view, you)) return null;
+    if ((this.model.answered ?? null) !== null) return PROMPT.ANSWERED;
+    return plainAction(this.legal, ACTION.BLOCK) !== null ? PROMPT.CHOOSE : PROMPT.WATCH;
   }
 
   renderHand() {
     const { hand, handArea } = this.parts;
     if (!hand) return;
     const { view, you, selection } = this.model;
-    const mine = you !== null && Boolean(view.hand);
+    const mine = you !== null && Boolean(view.hand) && !view.result; // none after the end (#24)
     if (handArea) handArea.hidden = !mine;
     if (!mine) {
       hand.replaceChildren();
@@ -220,7 +245,12 @@ export class Board {
       el.disabled = !uses.length;
       el.dataset.index = index;
       el.setAttribute("aria-pressed", String(selected));
-      el.addEventListener("click", () => this.select(chosen));
+      // Chosen with the keyboard (a click with no pointer): on to its first place (#24).
+      el.addEventListener("click", (event) => {
+        const keyed = event.detail === 0;
+        this.select(chosen);
+        if (keyed && this.model.selection) this.focusTarget(0);
+      });
       return el;
     });
     hand.replaceChildren(...cards);
@@ -238,10 +268,13 @@ export class Board {
     if (!selection) {
       items.push(h("span", { class: "muted" }, this.mine() ? t("choice.hint") : ""));
     } else {
-      for (const a of this.chosen) items.push(this.choice(choiceLabel(a, name, slots), a, a.type === ACTION.DISCARD ? "discard" : "primary"));
+      // What the card may do first; the discard, which ends the turn, last and apart (#24).
+      const discards = this.chosen.filter((a) => a.type === ACTION.DISCARD);
+      for (const a of this.chosen) if (a.type !== ACTION.DISCARD) items.push(this.choice(choiceLabel(a, name, slots), a, "primary"));
       const cancel = h("button", { type: "button", class: "ghost" }, t("choice.cancel"));
       cancel.addEventListener("click", () => this.select(null));
       items.push(cancel);
+      for (const a of discards) items.push(this.choice(choiceLabel(a, name, slots), a, "discard"));
     }
     // A live region: drawn anew, and so read out again, only when its offer changed (#15).
     const offer = JSON.stringify([selection, ...items.map((el) => [el.className, el.textContent])]);
@@ -275,6 +308,9 @@ export class Board {
       panel.classList.toggle("asked", isAsked(view, seat));
     }
     panel.append(this.seatHeader(seat));
+    // A chat phrase just said at this seat, as a bubble (#24).
+    const bubble = this.model.bubbles?.[seat];
+    if (bubble) panel.append(h("div", { class: "bubble", role: "presentation" }, bubble.face ?? "", h("span", {}, bubble.text)));
     if (!view) return panel;
     panel.append(h("div", { class: "seat-row" }, miniHand(view.hand_sizes[seat]), this.discard(seat, steal, fromTop), chipsBox(view.chips[seat])));
     const shown = this.model.hands?.[seat];
@@ -333,20 +369,53 @@ export class Board {
   }
 
   /**
-   * The board's keys (page.help.keys): 1-9 select a card of the hand, D discards the
-   * selected one, Escape lets it go, B and P answer the Block prompt. Returns whether
-   * the key was one of them.
+   * The board's keys (page.help.keys): the arrows move among the hand's cards, or the
+   * selected card's places; 1-9 select a card of the hand, D discards the selected one,
+   * Escape lets it go (the focus back on it), B and P answer the Block prompt. Returns
+   * whether the key was one of them.
    */
   keydown(event) {
     const key = event.key.toLowerCase();
-    const asked = Boolean(this.parts.prompt) && !this.parts.prompt.hidden;
+    const choosing = this.promptMode() === PROMPT.CHOOSE;
     const selection = this.model?.selection;
-    if (key === "escape" && selection) this.select(null);
-    else if (asked && key === "p") this.answer(ACTION.PASS);
-    else if (asked && key === "b") this.answer(ACTION.BLOCK);
+    if (event.key in ARROWS) return this.moveFocus(ARROWS[event.key]);
+    if (key === "escape" && selection) {
+      this.select(null);
+      this.focusCard(selection);
+    } else if (choosing && key === "p") this.answer(ACTION.PASS);
+    else if (choosing && key === "b") this.answer(ACTION.BLOCK);
     else if (/^[1-9]$/.test(key)) this.pressCard(Number(key) - 1);
     else if (key === "d" && selection?.source === SOURCE.HAND) this.discardSelected();
     else return false;
+    return true;
+  }
+
+  /** The places the selected card may go, in order: piles, discards, then the choices. */
+  targets() {
+    const { piles, seats, choices } = this.parts;
+    return [...(piles?.querySelectorAll(".pile.target") ?? []), ...(seats?.querySelectorAll(".discard.target") ?? []), ...(choices?.querySelectorAll("button") ?? [])];
+  }
+
+  /** Focus the selected card's place at `at` (-1: the last). */
+  focusTarget(at) {
+    const found = this.targets();
+    found.at(at)?.focus();
+  }
+
+  /** Focus the hand's card of `selection` (or the top of one's discard pile). */
+  focusCard(selection) {
+    const card = selection.source === SOURCE.HAND ? this.parts.hand?.querySelector(`.card[data-index="${Number(selection.index)}"]`) : this.parts.seats?.querySelector(".discard.playable");
+    card?.focus();
+  }
+
+  /** An arrow key: the next or previous card of the hand, or place of the selected card. */
+  moveFocus(step) {
+    const here = document.activeElement;
+    const cards = [...(this.parts.hand?.querySelectorAll(".card:not([disabled])") ?? [])];
+    const places = this.targets();
+    const ring = cards.includes(here) ? cards : places.includes(here) ? places : null;
+    if (!ring?.length) return false;
+    ring[(ring.indexOf(here) + step + ring.length) % ring.length].focus();
     return true;
   }
 
@@ -354,7 +423,6 @@ export class Board {
     const card = this.parts.hand?.querySelectorAll(".card")[at];
     if (!card || card.disabled) return;
     card.click();
-    this.parts.hand.querySelectorAll(".card")[at]?.focus();
   }
 
   discardSelected() {

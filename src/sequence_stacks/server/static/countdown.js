@@ -1,6 +1,8 @@
 // A countdown the server started (docs/protocol.md, `timer`: a turn's or a Block
-// window's), shown in every [data-countdown] element of the page. Its last seconds are
-// in the warning colour, and sounded once, when it waits for the reader (#15).
+// window's), shown in every [data-countdown] element of the page as seconds, and in
+// every [data-countdown-bar] as the share of its time that is left (the `--left` its
+// style draws a bar with, #24). Its last seconds are in the warning colour, and sounded
+// once, when it waits for the reader (#15).
 
 import { t } from "./messages.js";
 import { duration } from "./when.js";
@@ -14,6 +16,7 @@ export class Countdown {
   constructor({ waitsFor = () => false, warn = () => {} } = {}) {
     this.timer = null;
     this.at = 0;
+    this.total = 0; // the longest time left seen of this countdown: the bar's whole
     this.warned = null; // the timer whose last seconds were already sounded
     this.waitsFor = waitsFor;
     this.warn = warn;
@@ -21,8 +24,18 @@ export class Countdown {
 
   /** The countdown a frame brought (null: none), from now. */
   set(timer) {
+    const same = timer && this.timer && timer.kind === this.timer.kind && String(timer.seats) === String(this.timer.seats);
     this.timer = timer ?? null;
     this.at = performance.now();
+    const left = this.timer?.remaining_ms ?? 0;
+    this.total = same ? Math.max(this.total, left) : left;
+  }
+
+  /** The share of the countdown still left, 0 to 1 (1 without a countdown). */
+  share() {
+    if (!this.timer || !this.total) return 1;
+    const left = this.timer.remaining_ms - (performance.now() - this.at);
+    return Math.min(1, Math.max(0, left / this.total));
   }
 
   /** Whole seconds left, or null without a countdown. */
@@ -41,6 +54,8 @@ export class Countdown {
       else el.textContent = seconds > LONG_SECONDS ? duration(seconds) : t("table.seconds", { count: seconds });
       el.classList.toggle("warn", warn);
     }
+    const share = this.share();
+    for (const el of document.querySelectorAll("[data-countdown-bar]")) el.style.setProperty("--left", share.toFixed(3));
     if (warn && this.warned !== this.timer) {
       this.warned = this.timer;
       this.warn();

@@ -8,7 +8,7 @@ import { loadWords, t } from "./messages.js";
 import { setUpPage } from "./pagewords.js";
 import { SEAT_KIND, TABLE_STATUS } from "./vocabulary.js";
 import { howPlayed, timeLeft } from "./when.js";
-import { seatLabel, tableName } from "./words.js";
+import { seatLabel, tableTitle } from "./words.js";
 
 const list = document.querySelector("#games");
 const note = document.querySelector("#games-note");
@@ -28,7 +28,7 @@ function who(game) {
 }
 
 function row(game) {
-  const name = game.options?.name ? t("table.named", { animal: t(`animal.${game.options.name.animal}`) }) : tableName(game.id);
+  const name = tableTitle(game.id, game.options);
   const bits = [h("a", { href: game.url }, name), h("span", { class: game.my_turn ? "badge waiting" : "badge" }, statusText(game)), h("span", { class: "muted" }, howPlayed(game.options))];
   if (game.my_turn && game.deadline) bits.push(h("span", { class: "muted" }, timeLeft(game.deadline)));
   bits.push(h("span", { class: "muted who" }, who(game)));

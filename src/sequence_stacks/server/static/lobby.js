@@ -1,7 +1,7 @@
 // The lobby page: create a table, list public tables. Every word is a message (#13).
 
 import { h } from "./dom.js";
-import { refusalLine, seatLabel, tableName } from "./words.js";
+import { refusalLine, seatLabel, tableTitle } from "./words.js";
 import { formatNumber, loadWords, t } from "./messages.js";
 import { accountNav } from "./nav.js";
 import { setUpPage } from "./pagewords.js";
@@ -45,11 +45,12 @@ form.addEventListener("submit", async (event) => {
   const response = await fetch("/api/tables", {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ options, visibility: option("visibility").value, turn_hours: Number(option("turn_hours").value) || null }),
+    body: JSON.stringify({ options, visibility: option("visibility").value, pace: option("pace").value, turn_hours: Number(option("turn_hours").value) || null }),
   });
   const data = await response.json();
   if (!response.ok) {
-    // The options' own names stay off the screen: a refused set of options is told in
+    // The options' own names stay off the screen: a refused combination names them by
+    // the form's labels (settings.*, #24), another refused set of options is told in
     // the reader's words (page.lobby.refused.bad_request); any other refusal by its code.
     problem.textContent = refusalLine(data, (seat) => t("seat.numbered", { number: seat + 1 }), "lobby");
     return;
@@ -59,9 +60,16 @@ form.addEventListener("submit", async (event) => {
 
 // "Play now" (#15): one click to a game against bots of the default strength, the
 // reader seated in the first seat and the game started; the table page finds the seat's
-// token where it keeps tokens. The number of players is the new-table form's.
+// token where it keeps tokens. It has its own number of players, which says how many
+// bots that makes, and its own pace (#24).
 const quick = document.querySelector("#play-now");
 const quickName = quick.elements.namedItem("name");
+const quickPlayers = quick.elements.namedItem("players");
+
+function showQuickBots() {
+  document.querySelector("#quick-bots").textContent = t("page.lobby.quick_bots", { count: Number(quickPlayers.value) - 1 });
+}
+quickPlayers.addEventListener("change", showQuickBots);
 const NAME_KEY = "sequence-stacks:name";
 quickName.value = localStorage.getItem(NAME_KEY) || "";
 
@@ -76,7 +84,7 @@ quick.addEventListener("submit", async (event) => {
     const response = await fetch("/api/play", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ name, players: Number(option("players").value) }),
+      body: JSON.stringify({ name, players: Number(quickPlayers.value), pace: quick.elements.namedItem("pace").value }),
     });
     const data = await response.json();
     if (!response.ok) {
@@ -121,7 +129,7 @@ async function refresh() {
     item.className = "table-row";
     const open = table.seats.filter((s) => s.kind === SEAT_KIND.EMPTY).length;
     const who = table.seats.filter((s) => s.kind !== SEAT_KIND.EMPTY).map(seatText).join(t("list.separator"));
-    const title = t("lobby.table_named", { name: tableName(table.id), count: table.players });
+    const title = t("lobby.table_named", { name: tableTitle(table.id, table.options), count: table.players });
     item.append(
       h("a", { href: `/t/${encodeURIComponent(table.id)}` }, title),
       h("span", { class: "badge" }, statusText(table, open)),
@@ -136,8 +144,11 @@ loadWords()
   .finally(() => {
     setUpPage();
     accountNav();
-    for (const choice of option("players").options) choice.textContent = formatNumber(Number(choice.value));
+    for (const select of [option("players"), quickPlayers]) {
+      for (const choice of select.options) choice.textContent = formatNumber(Number(choice.value));
+    }
     for (const choice of option("turn_hours").options) if (choice.value) choice.textContent = t("games.turn_based", { count: Number(choice.value) });
+    showQuickBots();
     refresh();
     setInterval(refresh, 5000);
   });

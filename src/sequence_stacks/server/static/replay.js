@@ -10,7 +10,7 @@ import { loadWords, t } from "./messages.js";
 import { keyStep, moveLines, SPEEDS, stepDelay, turnsOf } from "./movelist.js";
 import { setUpPage } from "./pagewords.js";
 import { standingsTable } from "./pieces.js";
-import { eventLine, refusalLine, seatLabel } from "./words.js";
+import { eventLine, refusalLine, seatLabel, tableTitle } from "./words.js";
 
 const parts = location.pathname.split("/");
 const tableId = decodeURIComponent(parts[2]);
@@ -23,6 +23,7 @@ let board = null;
 
 const replay = {
   names: [],
+  options: null, // the table's own options: its name, as the table page shows it (#24)
   you: null,
   total: 0,
   moves: [],
@@ -73,9 +74,12 @@ async function fetchFrame(step) {
   return data;
 }
 
-async function seatNames() {
+/** The seats' names and the table's options, from its public facts. */
+async function tableFacts() {
   const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}`);
-  return response.ok ? (await response.json()).seats.map((seat) => seatLabel(seat)) : [];
+  if (!response.ok) return { names: [], options: null };
+  const table = await response.json();
+  return { names: table.seats.map((seat) => seatLabel(seat)), options: table.options ?? null };
 }
 
 function showError(error) {
@@ -257,7 +261,9 @@ async function start() {
   setUpControls();
   let end;
   try {
-    [end, replay.names] = await Promise.all([frameAt(null), seatNames()]);
+    let facts;
+    [end, facts] = await Promise.all([frameAt(null), tableFacts()]);
+    Object.assign(replay, facts);
   } catch (error) {
     showError(error);
     return;
@@ -266,7 +272,8 @@ async function start() {
   replay.total = end.steps;
   replay.moves = end.moves;
   slider.max = String(end.steps);
-  $("#replay-title").textContent = t("replay.title", { id: tableId.slice(0, 6), game });
+  // The table's name as its own page shows it (#24), not its id.
+  $("#replay-title").textContent = t("replay.title_named", { name: tableTitle(tableId, replay.options), game });
   $("#replay-note").textContent = t(end.over ? "replay.over" : end.you === null ? "replay.running_spectator" : "replay.running_seat");
   buildMoves();
   const asked = /^#(\d+)$/.exec(location.hash);

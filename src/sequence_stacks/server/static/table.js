@@ -4,8 +4,9 @@
 // owns no rules, and every word a player reads is a message (#13).
 
 import { animate, capture } from "./animate.js";
-import { Board, boardParts } from "./board.js";
-import { chatButtons } from "./chat.js";
+import { Board, boardParts, PROMPT } from "./board.js";
+import { celebrate } from "./celebrate.js";
+import { chatButtons, face, isEmote } from "./chat.js";
 import { actionWords } from "./choices.js";
 import { Countdown } from "./countdown.js";
 import { h, setWholeWords, svg } from "./dom.js";
@@ -21,7 +22,7 @@ import { isTurnBased, seatToken, setUpSeatTools, showSeatTools } from "./seatlin
 import { muted, play, setMuted } from "./sounds.js";
 import { TableLog } from "./tablelog.js";
 import { EVENT, OP, SEAT_KIND, TABLE_STATUS } from "./vocabulary.js";
-import { botName, eventLine, refusalLine, seatLabel, tableName } from "./words.js";
+import { botName, eventLine, line, refusalLine, seatLabel, tableTitle } from "./words.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
 const tokenKey = `sequence-stacks:token:${tableId}`;
@@ -30,6 +31,9 @@ const $ = (selector) => document.querySelector(selector);
 // What the server said: the table, your seat, your view, your action table and the
 // piles' slots, the bots one may add, the quick-chat phrases, whether hints are offered.
 const game = { you: null, table: null, view: null, actionTable: null, slots: null, bots: [], chat: [], hints: false, answered: null };
+// Chat phrases shown as a bubble at their sender's seat for a while (#24): seat -> phrase.
+const bubbles = new Map();
+const BUBBLE_MS = 6000;
 // The board's selected card and the move a hint suggests (#15).
 const choice = { selection: null, hint: null };
 // Where the focus goes after a render (#15): the hand's place of the card just played
@@ -65,9 +69,13 @@ const socket = new TableSocket(tableId, {
     for (const entry of frame.entries) if (entry.version > log.logged) log.add(entry, logName);
     countdown.set(frame.timer);
     render();
+    // Back at a seat a bot kept: what it did meanwhile (#24).
+    if (frame.stand_in?.length) showAway(frame.stand_in);
+    if (myTurn() && !focus.myTurn) focusHand();
     focus.myTurn = myTurn();
   },
   update(frame) {
+    const wasOver = game.table?.status === TABLE_STATUS.OVER;
     Object.assign(game, { table: frame.table, view: frame.view, hints: frame.hints });
     choice.hint = null;
     if (frame.op === OP.START) {
@@ -84,6 +92,7 @@ const socket = new TableSocket(tableId, {
     render();
     animate(before, frame.events ?? []);
     hear(frame);
+    if (!wasOver && game.table.status === TABLE_STATUS.OVER) gameOver();
   },
   presence(frame) {
     if (!game.table) return;
@@ -91,9 +100,12 @@ const socket = new TableSocket(tableId, {
     board?.renderSeatMarks(boardModel());
   },
   chat(frame) {
-    // A phrase someone at the table said (#15), in the reader's words, in the log.
+    // A phrase someone at the table said (#15), in the reader's words, in the log; and a
+    // bubble at the sender's seat, the Log button marked while it is unread (#24).
     log.say(t("chat.line", { player: logName(frame.seat), phrase: t(`chat.${frame.phrase}`) }), "log-chat");
     log.render();
+    if (frame.seat !== game.you) log.markUnread();
+    showBubble(frame.seat, frame.phrase);
   },
   refused(frame) {
     notice.show(refusalLine(frame, logName), "error");
@@ -156,6 +168,7 @@ function hear(frame) {
   if (mine && !focus.myTurn) {
     play("turn");
     $("#announce").textContent = t("table.your_turn");
+    focusHand();
   } else if (!mine) {
     $("#announce").textContent = ""; // emptied, so that the next turn is announced anew (#15)
   }
@@ -208,6 +221,49 @@ function showHint(id) {
 
 // --- rendering ------------------------------------------------------------------------
 
+/** A chat phrase as a bubble at its sender's seat, gone after a while (#24). */
+function showBubble(seat, phrase) {
+  const shown = { phrase, at: performance.now() };
+  bubbles.set(seat, shown);
+  board?.render(boardModel());
+  setTimeout(() => {
+    if (bubbles.get(seat) !== shown) return;
+    bubbles.delete(seat);
+    board?.render(boardModel());
+  }, BUBBLE_MS);
+}
+
+/** The bubbles of the board's model: per seat the phrase's words and face, or null. */
+function bubbleModel() {
+  if (!game.table) return null;
+  return game.table.seats.map((_, seat) => {
+    const shown = bubbles.get(seat);
+    if (!shown) return null;
+    return { text: t(`chat.${shown.phrase}`), face: isEmote(shown.phrase) ? face(shown.phrase) : null };
+  });
+}
+
+/** What the bot that kept your seat did while you were away (#24): a panel to dismiss. */
+function showAway(lines) {
+  const box = $("#away");
+  box.querySelector(".away-lines").replaceChildren(...lines.map((found) => h("li", {}, line(found, logName))));
+  box.hidden = false;
+  $("#away-ok").focus();
+}
+
+$("#away-ok").addEventListener("click", () => {
+  $("#away").hidden = true;
+  focusHand();
+});
+
+/** The game just ended: its result and standings at the top, the winner celebrated (#24). */
+function gameOver() {
+  scrollTo({ top: 0 });
+  const result = game.table.result;
+  if (result?.winner !== null && result?.winner !== undefined) celebrate($("#result"), resultText(result, game.you, seatName));
+  focusFirst($("#result a"));
+}
+
 /** The board's model (board.js) from what the server said and what is selected. */
 function boardModel() {
   return {
@@ -221,6 +277,7 @@ function boardModel() {
     seats: game.table.seats.map((seat) => ({ badge: seatBadge(seat), online: seat.kind === SEAT_KIND.BOT || seat.connected || isTurnBased() })),
     timer: countdown.timer,
     answered: game.answered && game.answered.key === windowKey(game.view) ? game.answered.type : null,
+    bubbles: bubbleModel(),
   };
 }
 
@@ -247,11 +304,16 @@ function render() {
  * your action, the hand's next card (or the turn line); else a rebuilt control keeps it.
  */
 function settleFocus(spot) {
-  const asked = !$("#block-prompt").hidden && !$("#board").hidden;
+  const asked = board.promptMode() === PROMPT.CHOOSE && !$("#board").hidden;
   if (asked !== focus.promptOpen) {
     const inPrompt = $("#block-prompt").contains(document.activeElement);
     focus.promptOpen = asked;
-    if (asked) focusFirst($("#answer-block"), $("#answer-pass"));
+    // A choice with a deadline is never left under the log's sheet or the rules (#24).
+    if (asked) {
+      log.open(false);
+      if ($("#help").open) $("#help").close();
+      focusFirst($("#answer-block"), $("#answer-pass"));
+    }
     else if (inPrompt || focusLost()) focusBoard(focus.acted ?? 0);
     if (!asked) focus.acted = null;
   } else if (focus.acted !== null && socket.version > focus.actedAt) {
@@ -270,6 +332,16 @@ function settleFocus(spot) {
   }
 }
 
+/**
+ * Your turn begins (#24): the focus goes to your hand's first card that may be played,
+ * unless the reader is busy elsewhere (a dialog, a field, the log's sheet, a panel).
+ */
+function focusHand() {
+  if ($("#help").open || !$("#away").hidden || $("#log-box").classList.contains("open")) return;
+  if (!focusLost() && document.activeElement.closest("input, select, textarea, #notice, #chat")) return;
+  focusFirst(...document.querySelectorAll("#hand .card.playable"), ...document.querySelectorAll("#hand .card:not([disabled])"), $("#choices button.primary"));
+}
+
 /** The board's focus: the hand's card at `at` or the next that may be played, else the turn line. */
 function focusBoard(at = 0) {
   if (!$("#board").contains(document.activeElement) && !focusLost() && !$("#notice").contains(document.activeElement)) return;
@@ -279,8 +351,15 @@ function focusBoard(at = 0) {
 
 function renderHeader() {
   const settings = game.table.settings;
-  setWholeWords($("#table-title"), tableName(tableId));
+  const title = tableTitle(tableId, game.table.options);
+  if ($("#table-title").dataset.name !== title) {
+    $("#table-title").dataset.name = title;
+    setWholeWords($("#table-title"), title);
+  }
   $("#table-title").title = t("table.title", { id: tableId.slice(0, 6) });
+  // The table's pace (#24), chosen when it was made.
+  const pace = game.table.options?.pace;
+  $("#pace").textContent = pace ? t(`table.pace.${pace}`) : "";
   $("#goal").textContent = t("table.goal", { count: settings.chips_to_win, each: settings.min_each_colour });
   renderSound();
 }
@@ -412,14 +491,15 @@ $("#copy-link").addEventListener("click", async () => {
 
 $("#hint").addEventListener("click", askHint);
 const help = $("#help");
-$("#help-open").addEventListener("click", () => openHelp(help));
+const rulesFor = () => game.table?.settings ?? null;
+$("#help-open").addEventListener("click", () => openHelp(help, rulesFor()));
 help.querySelector(".close").addEventListener("click", () => help.close());
 
 document.addEventListener("keydown", (event) => {
   if (event.target.closest("input, textarea, select") || event.ctrlKey || event.metaKey || event.altKey) return;
-  if (event.key === "?") openHelp(help);
+  if (event.key === "?") openHelp(help, rulesFor());
   else if (event.key.toLowerCase() === "h") askHint();
-  else board?.keydown(event);
+  else if (board?.keydown(event) && event.key.startsWith("Arrow")) event.preventDefault();
 });
 
 // Test hook: lets the browser tests read the table and drop the socket the way a network

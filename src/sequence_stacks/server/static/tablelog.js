@@ -4,6 +4,7 @@
 // sheet the Log button opens. The list only appends the lines it has not shown yet: it
 // is a live region, and a rebuilt list would be read out again.
 
+import { t } from "./messages.js";
 import { EVENT } from "./vocabulary.js";
 import { eventLine, line } from "./words.js";
 
@@ -86,12 +87,27 @@ export class TableLog {
   }
 
   /**
+   * A chat phrase came (#24): where the log is a sheet and shut, its Log button shows a
+   * dot and says there is a new message until the sheet is opened.
+   */
+  markUnread() {
+    const sheet = this.toggle.getClientRects().length > 0;
+    if (!sheet || this.box.classList.contains("open")) return;
+    this.toggle.classList.add("unread");
+    this.toggle.setAttribute("aria-label", t("page.table.log_unread"));
+  }
+
+  /**
    * The log on a phone (#15): a sheet over the table that the Log button opens. Shut, it
    * stays in the page below the screen, still a live region, its controls out of reach.
    */
   open(open) {
     const inside = this.box.contains(document.activeElement);
     this.box.classList.toggle("open", open);
+    if (open) {
+      this.toggle.classList.remove("unread");
+      this.toggle.setAttribute("aria-label", t("page.table.log_button"));
+    }
     this.settleSheet();
     if (open) {
       this.list.scrollTop = this.list.scrollHeight;

@@ -77,9 +77,12 @@ async function act(id) {
     }
     if (data.expected) course.done.add(index);
     Object.assign(lesson, { status: data.expected ? STATUS.DONE : STATUS.OTHER, view: data.view, events: data.events, selection: null });
+    // What happened is open where there is room for it (a wide screen), one tap away on a phone.
+    $("#happened").open = !matchMedia("(max-width: 860px)").matches;
     render();
+    // The page stays where it is (#24: no jump back up after a move); the lesson's next
+    // step takes the focus without scrolling.
     const next = data.expected ? (index + 1 < course.lessons.length ? $("#next") : $("#play")) : $("#retry");
-    $("#lesson").scrollIntoView({ block: "nearest" });
     next.focus({ preventScroll: true });
   } catch (error) {
     console.error(error);
@@ -160,7 +163,7 @@ function setUpControls() {
   document.addEventListener("keydown", (event) => {
     if (event.target.closest?.("input, textarea, select, dialog") || event.ctrlKey || event.metaKey || event.altKey) return;
     if (event.key === "?") openHelp(help);
-    else board.keydown(event);
+    else if (board.keydown(event) && event.key.startsWith("Arrow")) event.preventDefault();
   });
 }
 

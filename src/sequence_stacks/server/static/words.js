@@ -68,6 +68,18 @@ export function tableName(id) {
   return t("table.named", { animal: t(`animal.${ANIMALS[sum % ANIMALS.length]}`) });
 }
 
+/**
+ * A table's name as every page shows it (#24): the name stored with it ("Owl table",
+ * "Owl table 2" when every animal was taken among the listed tables), else, for a table
+ * stored before tables had names, the one its id picks.
+ */
+export function tableTitle(id, options) {
+  const name = options?.name;
+  if (!name || !has(`animal.${name.animal}`)) return tableName(id);
+  const animal = t(`animal.${name.animal}`);
+  return name.number > 1 ? t("table.named_numbered", { animal, number: name.number }) : t("table.named", { animal });
+}
+
 /** A bot strength in words ("greedy" -> its message), else as it is. */
 export function botName(bot) {
   return has(`bot.${bot}`) ? t(`bot.${bot}`) : bot;
@@ -103,9 +115,15 @@ export function words(args, player) {
     else if (name === "pile") out[name] = pileName(value[0], value[1]);
     else if (name === "colour") out[name] = colourName(value);
     else if (name === "reason") out[name] = t(`end.${value}`);
+    else if (name === "option" || name === "other_option") out[name] = optionLabel(value);
     else out[name] = value;
   }
   return out;
+}
+
+/** A variant option in the reader's words: the lobby form's own label of it (#24). */
+export function optionLabel(option) {
+  return has(`page.lobby.${option}`) ? t(`page.lobby.${option}`) : String(option);
 }
 
 /** A message ({key, args} with data arguments) as text; `player` names a seat. */
@@ -136,7 +154,7 @@ export function refusalMessage(detail) {
  * Why a request changed nothing, from a `refused`/`error` frame or an HTTP error body:
  * the engine's reason when the frame has a `detail` {key, args}, else the page's own
  * words for the code (`page.<page>.refused.<code>`, if it has them), else
- * `refused.<code>`; wrapped with the rule id when there is one.
+ * `refused.<code>`. Players read no rule ids (#24): the frame's `rule` is for scripts.
  */
 export function refusalLine(frame, player, page = null) {
   let reason;
@@ -145,5 +163,5 @@ export function refusalLine(frame, player, page = null) {
   if (detail && has(detail.key)) reason = line(detail, player);
   else if (own && has(own)) reason = t(own);
   else reason = t(has(`refused.${frame.code}`) ? `refused.${frame.code}` : "refused.bad_request");
-  return frame.rule ? t("refused.with_rule", { reason, rule: frame.rule }) : reason;
+  return reason;
 }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
 import dataclasses
 import json
@@ -29,7 +30,7 @@ class MemoryStorage:
         self._entries[row.table_id] = []
 
     def append(
-        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any]
+        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any] | None
     ) -> None:
         """Append one entry (a JSON round trip, as SQLite would store it)."""
         row = self._rows[table_id]
@@ -42,16 +43,29 @@ class MemoryStorage:
         self._rows[table_id] = dataclasses.replace(
             row,
             status=status,
-            summary=dict(summary),
+            summary=row.summary if summary is None else dict(summary),
             version=entry.version,
             updated_at=max(row.updated_at, time.time()),
         )
 
     def submit(
-        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any]
+        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any] | None
     ) -> concurrent.futures.Future[None]:
         """Append at once and return the finished future."""
         future: concurrent.futures.Future[None] = concurrent.futures.Future()
+        try:
+            self.append(table_id, entry, status=status, summary=summary)
+        except Exception as error:  # handed to the waiter
+            future.set_exception(error)
+        else:
+            future.set_result(None)
+        return future
+
+    def commit_async(
+        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any] | None
+    ) -> asyncio.Future[None]:
+        """Append at once and return the finished future (on the running loop)."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         try:
             self.append(table_id, entry, status=status, summary=summary)
         except Exception as error:  # handed to the waiter

@@ -199,7 +199,7 @@ class PostgresStorage(GroupCommitted):
         self._writer.submit(insert).result()
 
     def _append_job(
-        self, table_id: str, version: int, payload: str, status: str, summary: str
+        self, table_id: str, version: int, payload: str, status: str, summary: str | None
     ) -> Job[psycopg.Connection[Any]]:
         """See :meth:`GroupCommitted._append_job`: one statement, whose INSERT reads the
         row its fenced UPDATE moved."""
@@ -211,7 +211,8 @@ class PostgresStorage(GroupCommitted):
             entry_row = (version, payload, now)
             try:
                 written = db.execute(
-                    "WITH moved AS (UPDATE tables SET status = %s, summary = %s, version = %s, "
+                    "WITH moved AS (UPDATE tables SET status = %s, "
+                    "summary = COALESCE(%s::json, summary), version = %s, "
                     "updated_at = GREATEST(updated_at, %s) "
                     "WHERE table_id = %s AND version = %s RETURNING table_id) "
                     "INSERT INTO log SELECT table_id, %s::integer, %s::json, %s::double precision "

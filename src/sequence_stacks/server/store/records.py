@@ -7,6 +7,7 @@ module and nothing of each other; the composition root (``server/app.py``) picks
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
 import dataclasses
 import json
@@ -108,22 +109,30 @@ class Storage(Protocol):
         ...
 
     def append(
-        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any]
+        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any] | None
     ) -> None:
-        """Commit one entry and the new summary atomically, durably, before returning.
+        """Commit one entry and the new summary (None: unchanged) atomically, durably,
+        before returning.
 
         Raises StorageConflictError if the version is not exactly one past the last.
         """
         ...
 
     def submit(
-        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any]
+        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any] | None
     ) -> concurrent.futures.Future[None]:
         """Queue :meth:`append`; the future completes only once the entry is committed.
 
         Entries submitted in order for one table are committed in that order. The
         future carries StorageConflictError (or the database's error) on failure.
         """
+        ...
+
+    def commit_async(
+        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any] | None
+    ) -> asyncio.Future[None]:
+        """:meth:`submit` from the running event loop: the future completes on that loop,
+        only once the entry is committed (what the table service awaits)."""
         ...
 
     def table(self, table_id: str) -> TableRow | None:

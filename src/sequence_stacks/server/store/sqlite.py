@@ -1,4 +1,4 @@
-"""SQLite storage: the embedded database (WAL; a writer thread commits entries in
+"""SQLite storage: the embedded database (WAL; entries are committed in
 groups, a checkpointer thread keeps the WAL short).
 
 Every table is a row plus an append-only log of versioned entries: a table's whole life
@@ -110,15 +110,18 @@ def migrate(db: sqlite3.Connection) -> int:
 class SqliteStorage(GroupCommitted):
     """SQLite in WAL mode; every write is committed before its caller hears of it.
 
-    Writes (:meth:`create_table`, :meth:`append`, :meth:`submit`) go to one writer
-    thread with its own connection (:class:`~.writer.GroupWriter`, the one PostgreSQL's
-    storage uses too). It takes every job waiting in its queue, runs
-    each in a savepoint of one transaction (a refused job rolls back alone), commits
-    the transaction, and only then completes the jobs' futures: *group commit*, so
-    many tables' actions share one commit, and nothing is acknowledged before it is
-    in the database. A checkpointer thread copies the WAL into the database file every
-    ``CHECKPOINT_INTERVAL`` (PASSIVE: it never blocks the writer), so neither commits
-    nor checkpoints run on the server's event loop. Reads use a third connection.
+    Writes go through a :class:`~.writer.GroupWriter` (the one PostgreSQL's storage
+    uses too) on their own connection: it takes every job waiting, runs each in a
+    savepoint of one transaction (a refused job rolls back alone), commits the
+    transaction, and only then completes the jobs' futures: *group commit*, so many
+    tables' actions share one commit, and nothing is acknowledged before it is in the
+    database. The table service's entries (:meth:`commit_async`) are committed *inline*,
+    on the event loop once its round of ready callbacks has run (a commit here writes
+    to the WAL file and does not sync it: cheaper than handing each group to a thread
+    and back, #23); writes from other threads (:meth:`create_table`, :meth:`append`,
+    :meth:`submit`) go to the writer thread. A checkpointer thread copies the WAL into
+    the database file every ``CHECKPOINT_INTERVAL`` (PASSIVE: it never blocks a
+    writer), off the event loop. Reads use a third connection.
 
     ``synchronous=NORMAL`` (the default here) survives a killed server process
     (SIGKILL: a commit is in the WAL file, in the operating system's cache, before the
@@ -149,6 +152,7 @@ class SqliteStorage(GroupCommitted):
             begin=self._begin,
             roll_back=_roll_back,
             closed=lambda: sqlite3.ProgrammingError("the storage is closed"),
+            inline=True,
         )
         self._checkpointer = threading.Thread(
             target=self._checkpoint_loop, name="sqlite-checkpoint", daemon=True
@@ -184,7 +188,7 @@ class SqliteStorage(GroupCommitted):
         self._writer.submit(insert).result()
 
     def _append_job(
-        self, table_id: str, version: int, payload: str, status: str, summary: str
+        self, table_id: str, version: int, payload: str, status: str, summary: str | None
     ) -> Job[sqlite3.Connection]:
         """See :meth:`GroupCommitted._append_job`: an UPDATE fenced by the version
         before, then the INSERT."""
@@ -192,7 +196,7 @@ class SqliteStorage(GroupCommitted):
         def insert(db: sqlite3.Connection) -> None:
             now = time.time()
             updated = db.execute(
-                "UPDATE tables SET status = ?, summary = ?, version = ?, "
+                "UPDATE tables SET status = ?, summary = COALESCE(?, summary), version = ?, "
                 "updated_at = MAX(updated_at, ?) WHERE table_id = ? AND version = ?",
                 (status, summary, version, now, table_id, version - 1),
             ).rowcount

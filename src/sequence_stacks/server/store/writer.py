@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import json
+import contextlib
 import queue
 import threading
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final, Generic, Protocol, TypeVar
+
+import msgspec
 
 if TYPE_CHECKING:
     from .records import LogEntry
@@ -28,6 +30,7 @@ if TYPE_CHECKING:
 __all__ = ["GROUP_LIMIT", "Connection", "GroupCommitted", "GroupWriter", "Job"]
 
 GROUP_LIMIT: Final = 256  # most jobs one group commit takes
+_ENCODER: Final = msgspec.json.Encoder()
 
 
 class Connection(Protocol):
@@ -40,7 +43,10 @@ class Connection(Protocol):
 
 _Db = TypeVar("_Db", bound=Connection)
 Job = Callable[[_Db], None]
-_Queued = tuple[Callable[[_Db], None], concurrent.futures.Future[None]]
+# A job and who waits for it: a concurrent future (any thread), or an asyncio future
+# and its loop (completed there, one hand-over per loop and group).
+_Waiter = concurrent.futures.Future[None] | tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]
+_Queued = tuple[Callable[[_Db], None], _Waiter]
 
 
 class GroupWriter(Generic[_Db]):
@@ -53,6 +59,12 @@ class GroupWriter(Generic[_Db]):
         failure: what every waiter of a group that failed as a whole is told, given
             the error (a lost connection becomes ``StorageUnavailableError``).
         closed: the error a job submitted after :meth:`close` fails with.
+        inline: commit the jobs an event loop submits on that loop, at the end of the
+            loop's round of ready callbacks, instead of handing them to the thread
+            (SQLite: a commit there is a write to the WAL file with no sync, cheaper
+            than the two hand-overs between threads; docs/server.md, Load). Jobs from
+            other threads still go to the writer thread; a lock keeps one transaction
+            at a time on the connection.
     """
 
     def __init__(
@@ -63,7 +75,10 @@ class GroupWriter(Generic[_Db]):
         roll_back: Callable[[_Db], None],
         failure: Callable[[Exception], Exception] = lambda error: error,
         closed: Callable[[], Exception],
+        inline: bool = False,
     ) -> None:
+        self._inline = inline
+        self._connection_lock = threading.Lock()  # one transaction at a time
         self._begin = begin
         self._roll_back = roll_back
         self._failure = failure
@@ -98,11 +113,31 @@ class GroupWriter(Generic[_Db]):
                     loop.call_soon(self._flush)
         return future
 
+    def submit_async(self, job: Job[_Db]) -> asyncio.Future[None]:
+        """Queue a job from the running event loop; the asyncio future completes on that
+        loop once the job's transaction committed (the writer hands a whole group's
+        outcomes over in one call, not one per job)."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        with self._closing:
+            if self._closed:
+                future.set_exception(self._closed_error())
+                return future
+            self._pending.append((job, (loop, future)))
+            if len(self._pending) == 1:
+                loop.call_soon(self._flush)
+        return future
+
     def _flush(self) -> None:
         with self._closing:
-            if self._pending:
-                self._jobs.put(self._pending)
-                self._pending = []
+            batch, self._pending = self._pending, []
+            if not batch:
+                return
+            if not self._inline:
+                self._jobs.put(batch)
+                return
+        with self._connection_lock:
+            self._commit_group(batch, on_loop=asyncio.get_running_loop())
 
     def close(self) -> bool:
         """Commit the jobs already queued, then stop the thread. False if it was
@@ -139,11 +174,14 @@ class GroupWriter(Generic[_Db]):
                     batch.extend(job)
                 else:
                     batch.append(job)
-            self._commit_group(batch)
+            with self._connection_lock:
+                self._commit_group(batch)
             if stop:
                 return
 
-    def _commit_group(self, batch: list[_Queued[_Db]]) -> None:
+    def _commit_group(
+        self, batch: list[_Queued[_Db]], on_loop: asyncio.AbstractEventLoop | None = None
+    ) -> None:
         try:
             failures = self._attempt(batch, guarded=False)
             if failures is None:  # a job failed: again, each job behind a savepoint
@@ -151,17 +189,13 @@ class GroupWriter(Generic[_Db]):
             assert failures is not None
         except Exception as error:  # the whole group failed
             told = self._failure(error)
-            for _, future in batch:
-                future.set_exception(told)
+            _settle([(waiter, told) for _, waiter in batch], on_loop)
             return
         self.commits += 1
         self.grouped += len(batch)
         # Only now, after COMMIT returned, does anyone hear that a job is done.
-        for (_, future), failure in zip(batch, failures, strict=True):
-            if failure is None:
-                future.set_result(None)
-            else:
-                future.set_exception(failure)
+        outcomes = [(waiter, failure) for (_, waiter), failure in zip(batch, failures, strict=True)]
+        _settle(outcomes, on_loop)
 
     def _attempt(
         self, batch: list[_Queued[_Db]], *, guarded: bool
@@ -190,6 +224,42 @@ class GroupWriter(Generic[_Db]):
         return failures
 
 
+def _settle(
+    outcomes: list[tuple[_Waiter, Exception | None]],
+    on_loop: asyncio.AbstractEventLoop | None = None,
+) -> None:
+    """Tell each waiter its job's outcome: a concurrent future at once, the asyncio
+    futures of each loop together, in one call made on that loop (at once when this
+    runs on it: ``on_loop``)."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], Exception | None]]]
+    by_loop = {}
+    for waiter, failure in outcomes:
+        if isinstance(waiter, concurrent.futures.Future):
+            if failure is None:
+                waiter.set_result(None)
+            else:
+                waiter.set_exception(failure)
+        else:
+            loop, future = waiter
+            by_loop.setdefault(loop, []).append((future, failure))
+    for loop, futures in by_loop.items():
+        if loop is on_loop:
+            _settle_on_loop(futures)
+            continue
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
+            loop.call_soon_threadsafe(_settle_on_loop, futures)
+
+
+def _settle_on_loop(futures: list[tuple[asyncio.Future[None], Exception | None]]) -> None:
+    for future, failure in futures:
+        if future.done():
+            continue
+        if failure is None:
+            future.set_result(None)
+        else:
+            future.set_exception(failure)
+
+
 class GroupCommitted:
     """A storage writing through a :class:`GroupWriter` (its ``_writer``): appending
     entries (the storage gives the job, :meth:`_append_job`), and the writer's
@@ -198,21 +268,33 @@ class GroupCommitted:
     _writer: GroupWriter[Any]
 
     def append(
-        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any]
+        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any] | None
     ) -> None:
         """Insert the entry and update the row in one committed transaction."""
         self.submit(table_id, entry, status=status, summary=summary).result()
 
     def submit(
-        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any]
+        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any] | None
     ) -> concurrent.futures.Future[None]:
         """Queue the entry for the writer; the future completes after its commit."""
-        payload = json.dumps(dict(entry.payload), separators=(",", ":"))
-        job = self._append_job(table_id, entry.version, payload, status, json.dumps(dict(summary)))
-        return self._writer.submit(job)
+        return self._writer.submit(self._job(table_id, entry, status, summary))
+
+    def commit_async(
+        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any] | None
+    ) -> asyncio.Future[None]:
+        """Queue the entry from the event loop; the future completes there after its
+        commit."""
+        return self._writer.submit_async(self._job(table_id, entry, status, summary))
+
+    def _job(
+        self, table_id: str, entry: LogEntry, status: str, summary: Mapping[str, Any] | None
+    ) -> Job[Any]:
+        payload = _ENCODER.encode(entry.payload).decode()
+        text = None if summary is None else _ENCODER.encode(summary).decode()
+        return self._append_job(table_id, entry.version, payload, status, text)
 
     def _append_job(
-        self, table_id: str, version: int, payload: str, status: str, summary: str
+        self, table_id: str, version: int, payload: str, status: str, summary: str | None
     ) -> Job[Any]:
         """The job that moves the table's row from ``version - 1`` to ``version`` and
         inserts the entry (its JSON text), or raises StorageConflictError if the row

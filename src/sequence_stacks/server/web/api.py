@@ -17,7 +17,7 @@ from starlette.responses import Response
 from sequence_stacks.engine import EngineError, IllegalActionError, Settings
 from sequence_stacks.engine.catalog import catalog
 from sequence_stacks.i18n import LANGUAGES, messages_json
-from sequence_stacks.i18n.rulebook import rule_book
+from sequence_stacks.i18n.rulebook import player_rules, rule_book
 from sequence_stacks.server.accounts import Channel, NoticeKind
 from sequence_stacks.server.play import LISTING_PAGE, Refusal, RefusalCode, TableService
 from sequence_stacks.server.play.commands import decode_body
@@ -322,6 +322,17 @@ def _rules_of(language: str) -> tuple[bytes, str]:
     return frozen(rule_book(language))
 
 
+async def rules_for_players(request: Request) -> Response:
+    """The rules for players (#24) in the reader's language: the game in plain words, the
+    full rules behind the help's one-screen summary (no rule ids, no option names)."""
+    return cached(request, _player_rules_of(reader_language(request)), vary=VARY)
+
+
+@functools.cache
+def _player_rules_of(language: str) -> tuple[bytes, str]:
+    return frozen(player_rules(language))
+
+
 # Each route: its path, its handler and the methods it answers.
 ROUTES: Final[tuple[tuple[str, Handler, tuple[str, ...]], ...]] = (
     ("/api/health", health, ("GET",)),
@@ -329,6 +340,7 @@ ROUTES: Final[tuple[tuple[str, Handler, tuple[str, ...]], ...]] = (
     ("/api/messages", messages, ("GET",)),
     ("/api/languages", languages, ("GET",)),
     ("/api/rules", rules, ("GET",)),
+    ("/api/rules/players", rules_for_players, ("GET",)),
     ("/api/tables", list_tables, ("GET",)),
     ("/api/tables", create_table, ("POST",)),
     ("/api/play", play_now, ("POST",)),

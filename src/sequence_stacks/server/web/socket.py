@@ -111,6 +111,7 @@ class _Session:
             connection.send({"type": "pong", "t": message.t})
             return
         if isinstance(message, commands.Hello):
+            connection.notation = message.notation
             await service.hello(table_id, connection, message.token, message.last_version)
             self.greeted = True
             return

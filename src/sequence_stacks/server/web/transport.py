@@ -106,6 +106,7 @@ class Connection:
         self.direct = direct
         self.seat: int | None = None
         self.token_hash: str | None = None
+        self.notation = False
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.overflowed = False
         self.close_code = (1013, "too far behind; reconnect")
@@ -181,7 +182,13 @@ class DirectWriter:
         return cls(protocol)
 
     def write(self, texts: list[str]) -> bool:
-        """Send ``texts`` as one write; False (nothing sent) if the ASGI path must."""
+        """Send ``texts`` as one write; False (nothing sent) if the ASGI path must.
+
+        With no extension negotiated (permessage-deflate is off unless configured), a
+        server's text frame is two to ten header bytes and the payload, unmasked
+        (RFC 6455 5.2): framed here, without a frame object per message; otherwise the
+        connection's own ``websockets`` protocol frames them.
+        """
         protocol = self.protocol
         conn = protocol.conn
         if (
@@ -192,12 +199,26 @@ class DirectWriter:
             or conn.state.name != "OPEN"
         ):
             return False
-        for text in texts:
-            conn.send_text(text.encode())
-        protocol.transport.write(b"".join(conn.data_to_send()))
+        if conn.extensions:
+            for text in texts:
+                conn.send_text(text.encode())
+            protocol.transport.write(b"".join(conn.data_to_send()))
+            return True
+        protocol.transport.write(b"".join([_framed(text.encode()) for text in texts]))
         return True
 
 
+def _framed(payload: bytes) -> bytes:
+    """One unmasked, final text frame holding ``payload`` (RFC 6455 5.2)."""
+    length = len(payload)
+    if length < 126:
+        return _TEXT + bytes((length,)) + payload
+    if length < 65536:
+        return _TEXT + b"\x7e" + length.to_bytes(2, "big") + payload
+    return _TEXT + b"\x7f" + length.to_bytes(8, "big") + payload
+
+
+_TEXT: Final = b"\x81"  # FIN and the text opcode
 _DIRECT_ATTRIBUTES: Final = (
     "conn",
     "transport",
