@@ -5,7 +5,8 @@
   the one-time code the first shows; sign that device out from the first.
 - A turn-based game of two accounts (and a bot) over simulated days, each closing and
   reopening the page: the seats wait, "My games" puts the games waiting for you first,
-  the page's title counts them; a Block window asks both players the same way.
+  the page's title counts them; a Block window asks both players with the same
+  deadline, the prompt differing only by the reader's own hand.
 - The service worker's push handler shows a notice (CDP
   ``ServiceWorker.deliverPushMessage``) that opens the game.
 """
@@ -22,6 +23,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, CDPSession, Page
 
+from sequence_stacks.i18n.translations import translation
 from server.harness import FAST
 
 from .accounts_server import LiveServer, live_server
@@ -300,7 +302,13 @@ def _both_prompted(
         assert timer is not None
         found.append((_holds_block(live, table_id, index), text, int(timer["remaining_ms"])))
         _shot(seat.page, f"turn-based-window-{seat.name}")
-    assert found[0][1] == found[1][1]
+    # Both are told the same completion and given the same deadline; the words after it
+    # differ only by what the reader alone knows, their own hand (#24's calm prompt:
+    # "Block it?" with a Block, "just wait" without one); nobody else sees either.
+    assert found[0][1].split(". ")[0] == found[1][1].split(". ")[0]
+    wait = translation("en").text("prompt.watch").split("{pile}.", 1)[1].strip()
+    for holds, text, _ in found:
+        assert (wait in text) == (not holds), (holds, text)
     assert abs(found[0][2] - found[1][2]) < 60_000  # the same deadline, an eighth of a day
     assert found[0][2] > 2 * 3600 * 1000
     for seat in (ann, bob):
