@@ -144,6 +144,8 @@ def _own_pages(reader: Reader) -> None:
     page.wait_for_selector("#move-seat:not([hidden])")
     page.click("#move-seat")
     page.wait_for_selector("#move-code:not([hidden])")
+    # Seated while signed in: the seat is the account's, with nothing to claim.
+    assert page.is_hidden("#claim-seat")
     reader.screen("table-tools", "#seat-tools")
     reader.goto("/games")
     page.wait_for_selector("#games li")

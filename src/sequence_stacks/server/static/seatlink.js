@@ -50,6 +50,12 @@ export async function seatToken(id, key) {
   return kept;
 }
 
+/** A seat just taken on this page: a signed-in player sits as their account, so the
+ * seat is the account's already (nothing to claim). */
+export function seatTaken() {
+  linked = signedIn;
+}
+
 function showCode(data) {
   const base = new URL("/move", location.href).href;
   $("#move-about").textContent = t("page.table.move_about", { url: base });

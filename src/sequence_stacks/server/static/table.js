@@ -18,7 +18,8 @@ import { Notice } from "./notice.js";
 import { setUpPage } from "./pagewords.js";
 import { resultText, standingsTable } from "./pieces.js";
 import { openHelp } from "./rules.js";
-import { isTurnBased, seatToken, setUpSeatTools, showSeatTools } from "./seatlink.js";
+import { howPlayed } from "./when.js";
+import { isTurnBased, seatTaken, seatToken, setUpSeatTools, showSeatTools } from "./seatlink.js";
 import { muted, play, setMuted } from "./sounds.js";
 import { TableLog } from "./tablelog.js";
 import { EVENT, OP, SEAT_KIND, TABLE_STATUS } from "./vocabulary.js";
@@ -357,9 +358,11 @@ function renderHeader() {
     setWholeWords($("#table-title"), title);
   }
   $("#table-title").title = t("table.title", { id: tableId.slice(0, 6) });
-  // The table's pace (#24), chosen when it was made.
+  // The table's pace (#24), chosen when it was made; a turn-based table's turn time
+  // instead (#26), which is what its players wait by.
   const pace = game.table.options?.pace;
-  $("#pace").textContent = pace ? t(`table.pace.${pace}`) : "";
+  if (game.table.options?.turn_hours) $("#pace").textContent = howPlayed(game.table.options);
+  else $("#pace").textContent = pace ? t(`table.pace.${pace}`) : "";
   $("#goal").textContent = t("table.goal", { count: settings.chips_to_win, each: settings.min_each_colour });
   renderSound();
 }
@@ -469,6 +472,7 @@ $("#join-form").addEventListener("submit", async (event) => {
     return;
   }
   localStorage.setItem(tokenKey, data.token);
+  seatTaken();
   socket.reidentify(data.token);
 });
 
