@@ -148,14 +148,15 @@ function renderNotices() {
   const prefs = state.account.prefs;
   $("#notices").replaceChildren(
     ...Object.values(NOTICE).map((kind) =>
-      h("tr", {}, h("th", { scope: "row" }, t(`page.account.notice.${kind}`)), ...Object.values(CHANNEL).map((channel) => {
-        const box = h("input", { type: "checkbox", checked: prefs[kind][channel], "aria-label": `${t(`page.account.notice.${kind}`)}: ${t(`page.account.channel.${channel}`)}`, "data-kind": kind, "data-channel": channel });
+      h("tr", {}, h("th", { scope: "row", id: `notice-${kind}` }, t(`page.account.notice.${kind}`)), ...Object.values(CHANNEL).map((channel) => {
+        // Named by its row and its column, each a message of its own.
+        const box = h("input", { type: "checkbox", checked: prefs[kind][channel], "aria-labelledby": `notice-${kind} channel-${channel}`, "data-kind": kind, "data-channel": channel });
         box.addEventListener("change", () => guarded(null, async () => {
           prefs[kind][channel] = box.checked;
           const data = await call("PUT", "/api/me/notifications", { prefs });
           state.account = data.account;
         }));
-        return h("td", {}, box);
+        return h("td", {}, h("label", { class: "notice-box" }, box));
       })),
     ),
   );
