@@ -1,4 +1,4 @@
-"""Turn-based tables (#26, docs/rules-notes.md N22-N23) on a fake clock of days.
+"""Turn-based tables (#26, docs/rules-notes.md N25-N26) on a fake clock of days.
 
 A player may close the page: the seat waits (no grace period hands it to a bot); a turn
 lasts its whole turn time, then a bot finishes it. A Block window that asks a person

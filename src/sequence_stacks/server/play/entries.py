@@ -74,7 +74,7 @@ class PayloadError(ValueError):
 class Sit:
     """A person took an empty seat between games (HTTP: it issues a secret token);
     ``never_block`` (True, or None) is their standing answer at a turn-based table,
-    set before any deal: they are never asked in a Block window (#26, N22)."""
+    set before any deal: they are never asked in a Block window (#26, N25)."""
 
     seat: int
     name: str

@@ -54,7 +54,7 @@ DEFAULT_PACE: Final = Pace.RELAXED  # a new table's, fit for a 7-year-old
 # A turn-based table's turn time (#26): players may close the page and come back.
 TURN_HOURS: Final = (1, 12, 24, 72)
 # An "ask me" Block window at a turn-based table lasts this share of the turn time, for
-# every asked player whatever they hold (docs/rules-notes.md N22).
+# every asked player whatever they hold (docs/rules-notes.md N25).
 WINDOW_SHARE: Final = 1 / 8
 
 # The animals a table is named after (messages ``animal.<key>``, ``table.named``).

@@ -242,7 +242,7 @@ class Pipeline:
         """Close the open window before its time when every asked seat has answered
         and nobody could learn anything from when: a practice game (N20), or a window
         of a turn-based table that asks no person, only bots and players who never
-        block (N22). True if it closed."""
+        block (N25). True if it closed."""
         table = runtime.table
         state = table.state
         if state is None or state.phase != Phase.BLOCK_WINDOW:

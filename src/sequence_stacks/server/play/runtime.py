@@ -90,7 +90,7 @@ class Runtime:
         """Per seat, whether the table shows a connection holding it: as it is, except
         at a turn-based table, which shows none (when a player opens the game, in a
         Block window above all, must say nothing of their hand: docs/rules-notes.md
-        N23)."""
+        N26)."""
         if self.table.options.turn_based:
             return [False] * len(self.table.seats)
         return self.present()

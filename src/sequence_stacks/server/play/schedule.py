@@ -128,7 +128,7 @@ class WindowEnds:
 class StandingPass:
     """At a turn-based table, a player whose standing answer is "never block" passes
     as the window opens (``due``): decided before the deal, it says nothing of the
-    hand, so it is stored at once and they are never asked (docs/rules-notes.md N22)."""
+    hand, so it is stored at once and they are never asked (docs/rules-notes.md N25)."""
 
     due: float
     seat: int

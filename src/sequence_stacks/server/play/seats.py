@@ -47,7 +47,7 @@ class Seat:
     # reader's language: {"key": "seat.bot", "args": {...}}; None for a person's name.
     label: dict[str, Any] | None = None
     # The player's standing answer at a turn-based table: never asked to block (public,
-    # set before any deal: docs/rules-notes.md N22). Kept while a bot stands in.
+    # set before any deal: docs/rules-notes.md N25). Kept while a bot stands in.
     never_block: bool = False
 
     def public(self) -> dict[str, Any]:
