@@ -19,6 +19,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, CDPSession, Page
@@ -337,14 +338,28 @@ def test_the_service_worker_shows_a_push_notice_that_opens_the_game(
         scope = page.evaluate(
             "async () => (await (await import('/static/push.js')).registerWorker()).scope"
         )
-        assert scope == live.url + "/static/"
+        assert scope == live.url + "/"  # the site's one worker, /local's too
         wait_until(
             page,
-            "() => navigator.serviceWorker.getRegistration('/static/')"
-            ".then(r => !!(r && r.active))",
+            "() => navigator.serviceWorker.getRegistration('/').then(r => !!(r && r.active))",
         )
         found = [r for r in registrations if r["scopeURL"] == scope and not r["isDeleted"]]
         assert found
+        # One service worker for the site: /local's offline worker, which shows alerts too.
+        worker = "async () => (await navigator.serviceWorker.getRegistration('/')).active.scriptURL"
+        assert page.evaluate(worker) == live.url + "/sw.js"
+        # An account's own data goes through it but is never kept on the device.
+        page.reload()
+        wait_until(page, "() => !!navigator.serviceWorker.controller")
+        page.evaluate("async () => { await fetch('/api/me'); await fetch('/api/me/badge'); }")
+        kept = (
+            "async () => { const urls = []; for (const name of await caches.keys()) {"
+            " for (const r of await (await caches.open(name)).keys()) urls.push(r.url); }"
+            " return urls; }"
+        )
+        paths = {urlsplit(url).path for url in page.evaluate(kept)}
+        assert "/api/messages" in paths  # what the worker keeps, kept
+        assert not {path for path in paths if path == "/api/me" or path.startswith("/api/me/")}
         payload = {
             "title": "Sequence Stacks",
             "body": "It is your turn at Owl table.",
@@ -361,7 +376,7 @@ def test_the_service_worker_shows_a_push_notice_that_opens_the_game(
             },
         )
         shown = (
-            "async () => { const r = await navigator.serviceWorker.getRegistration('/static/');"
+            "async () => { const r = await navigator.serviceWorker.getRegistration('/');"
             " const n = await r.getNotifications(); return n.map(x => ({title: x.title,"
             " body: x.body, tag: x.tag, url: x.data && x.data.url})); }"
         )

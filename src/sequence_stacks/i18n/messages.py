@@ -1114,6 +1114,86 @@ _ALL: Final = (
     ),
     m("term.plain.left_unsaved", "You left the game without saving it."),
     m("term.plain.staying", "Back to the game."),
+    # --- the game on one device: pass-and-play and play offline (#25) ----------------------
+    m("page.local.title", "Sequence Stacks on this device"),
+    m("page.local.heading", "On this device"),
+    m("page.local.app_name", "Sequence Stacks: the card game"),
+    m("page.local.link", "Play on this device"),
+    m(
+        "page.local.about",
+        "One phone or tablet passed round the table, or you against bots: no network needed.",
+    ),
+    m(
+        "page.lobby.offline",
+        "You are offline. Online tables need the network, but you can still play on this device.",
+    ),
+    m("page.offline.title", "No network"),
+    m(
+        "page.offline.body",
+        "This page needs the network: online tables are played through the server. On this "
+        "device you can still play with the people around you and against bots, and learn "
+        "the game.",
+    ),
+    m("local.setup.heading", "Who is playing?"),
+    m(
+        "local.setup.about",
+        "Two to six players on this phone or tablet, passed from hand to hand, and bots if "
+        "you like. Nobody sees another player's cards.",
+    ),
+    m("local.setup.kind", "Who plays seat {number}"),
+    m("local.setup.person", "A person"),
+    m("local.setup.bot", "Bot: {bot}"),
+    m("local.setup.name", "Name of player {number}"),
+    m("local.setup.add", "Add a player"),
+    m("local.setup.remove", "Remove"),
+    m("local.setup.remove_label", "Remove seat {number}"),
+    m("local.setup.pace", "Pace"),
+    m("local.pace.relaxed", "Relaxed"),
+    m("local.pace.normal", "Normal"),
+    m("local.pace.fast", "Fast"),
+    m("local.setup.start", "Start the game"),
+    m("local.setup.need_person", "At least one seat must be a person."),
+    m("local.setup.same_name", "Two players are called {name}: give each a name of their own."),
+    m("local.loading", "Getting the game ready…"),
+    m(
+        "local.engine_failed",
+        "The game could not start on this device. Reload the page to try again.",
+    ),
+    m(
+        "local.no_wasm",
+        "This browser cannot run the game on this device (it has no WebAssembly). Online "
+        "tables still work.",
+    ),
+    m(
+        "local.unavailable",
+        "This server does not offer the game on one device. Online tables still work.",
+    ),
+    m("local.to_lobby", "Play online instead"),
+    m("local.offline.ready", "Ready to play without a network."),
+    m(
+        "local.offline.unsupported",
+        "This browser cannot keep the game for playing offline: it works while you are online.",
+    ),
+    m(
+        "local.bad_save",
+        "The saved game could not be read: it was changed or damaged. A new game starts.",
+    ),
+    m("local.resumed", "The game goes on where you left it."),
+    m("local.quit", "New game"),
+    m("local.quit_confirm", "End this game? It cannot be finished later."),
+    m("local.handoff.title", "Pass to {player}"),
+    m(
+        "local.handoff.text",
+        "Give the device to {player}. Only {player} should look at the screen now.",
+    ),
+    m("local.handoff.show", "I am {player}: show my cards"),
+    m("local.prompt.text", "{player} completed {pile}. Does anyone block it?"),
+    m("local.prompt.claim", "{player} blocks"),
+    m("local.prompt.nobody", "Nobody blocks"),
+    m("local.prompt.no_block", "{player} has no Block card to play."),
+    m("local.end.again", "Play again"),
+    m("local.end.export", "Save the game record"),
+    m("local.end.new", "New players"),
 )
 
 MESSAGES: Final[dict[str, Message]] = {message.key: message for message in _ALL}

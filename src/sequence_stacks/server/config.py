@@ -72,6 +72,12 @@ class ServerSettings:
         signup_per_minute, signup_burst: per client address, accounts made a minute
             on average and at once; signin_per_minute, signin_burst: the same for
             sign-ins, device codes and seat codes tried (token buckets; 429 past them).
+        runtime_dir: the folder of npm's ``pyodide`` package that the game on one
+            device (``/local``) runs on; empty: ``vendor/node_modules/pyodide`` of the
+            source tree, where ``npm ci`` in ``vendor/`` puts it (docs/server.md).
+        release: a name for this release of the site (a deploy may set it): part of the
+            version of what devices keep for offline play, so a new name makes every
+            device fetch the game again on its next visit.
     """
 
     host: str = "127.0.0.1"
@@ -106,6 +112,8 @@ class ServerSettings:
     signup_burst: int = 5
     signin_per_minute: float = 10.0
     signin_burst: int = 10
+    runtime_dir: str = ""
+    release: str = ""
 
     def __post_init__(self) -> None:
         for name in ("turn_timeout", "block_timeout", "grace_period", "heartbeat_interval"):

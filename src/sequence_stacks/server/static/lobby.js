@@ -66,7 +66,11 @@ const quick = document.querySelector("#play-now");
 const quickName = quick.elements.namedItem("name");
 const quickPlayers = quick.elements.namedItem("players");
 
+// Said once the words are in (a change before that is said when they come).
+let wordsIn = false;
+
 function showQuickBots() {
+  if (!wordsIn) return;
   document.querySelector("#quick-bots").textContent = t("page.lobby.quick_bots", { count: Number(quickPlayers.value) - 1 });
 }
 quickPlayers.addEventListener("change", showQuickBots);
@@ -114,8 +118,23 @@ function statusText(table, open) {
   return t(`lobby.status.${table.status}`);
 }
 
+// Offline (#25): online tables need the network; the game on one device does not.
+const offlineNote = document.querySelector("#offline-note");
+function showOffline(offline) {
+  offlineNote.hidden = !offline;
+}
+addEventListener("online", () => showOffline(false));
+addEventListener("offline", () => showOffline(true));
+
 async function refresh() {
-  const response = await fetch("/api/tables");
+  let response;
+  try {
+    response = await fetch("/api/tables");
+  } catch {
+    showOffline(true);
+    return;
+  }
+  showOffline(false);
   const data = await response.json();
   list.replaceChildren();
   if (!data.tables.length) {
@@ -142,6 +161,7 @@ async function refresh() {
 loadWords()
   .catch((error) => console.error(`the messages or the catalog did not load: ${error}`))
   .finally(() => {
+    wordsIn = true;
     setUpPage();
     accountNav();
     for (const select of [option("players"), quickPlayers]) {

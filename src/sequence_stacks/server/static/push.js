@@ -1,10 +1,11 @@
-// Alerts on this device (#26): a service worker that shows push messages
-// (push-worker.js, which takes its handler from push-sw.js) and a push subscription for
-// the server's VAPID key, kept by the server for the signed-in account.
+// Alerts on this device (#26): the site's one service worker (/sw.js, which also keeps
+// the game for offline play, #25, and takes its push handler from push-sw.js) and a
+// push subscription for the server's VAPID key, kept by the server for the signed-in
+// account.
 
 import { call } from "./api.js";
 
-const WORKER = "/static/push-worker.js";
+const WORKER = "/sw.js";
 
 // The page's Content-Security-Policy takes script URLs only from a Trusted Types policy,
 // and allows one, "service-worker", that makes this one URL and nothing else.
@@ -20,12 +21,17 @@ function workerUrl() {
   return policy.createScriptURL(WORKER);
 }
 
-/** Register the alerts' service worker (scope /static/); its registration. */
+/** Register the site's service worker (scope /, as /local registers it); its registration. */
 export async function registerWorker() {
-  const registration = await navigator.serviceWorker.register(workerUrl(), { scope: "/static/" });
+  const registration = await navigator.serviceWorker.register(workerUrl(), { scope: "/", updateViaCache: "none" });
   const worker = registration.installing ?? registration.waiting ?? registration.active;
   if (worker && worker.state !== "activated") {
-    await new Promise((resolve) => worker.addEventListener("statechange", () => worker.state === "activated" && resolve()));
+    await new Promise((resolve, reject) =>
+      worker.addEventListener("statechange", () => {
+        if (worker.state === "activated") resolve();
+        else if (worker.state === "redundant") reject(new Error("the service worker did not install"));
+      }),
+    );
   }
   return registration;
 }

@@ -24,6 +24,7 @@ from sequence_stacks.server.store import StorageUnavailableError
 
 from .accounts_api import ACCOUNT_ROUTES
 from .api import ROUTES
+from .local import device_assets, device_routes
 from .middleware import CONTENT_SECURITY_POLICY, CheckOrigin, KeepRawSend, SecurityHeaders
 from .pages import STATIC_DIR, page, reader_language, table_page
 from .responses import error_response
@@ -57,6 +58,7 @@ def web_app(config: ServerSettings, lifespan: Lifespan) -> Starlette:
             Route(path, handler, methods=list(methods))
             for path, handler, methods in (*ROUTES, *ACCOUNT_ROUTES)
         ),
+        *device_routes(),
         WebSocketRoute("/ws/{table_id}", table_socket),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]
@@ -71,6 +73,7 @@ def web_app(config: ServerSettings, lifespan: Lifespan) -> Starlette:
         ],
     )
     app.state.settings = config
+    app.state.device = device_assets(config.runtime_dir, config.release)
     app.state.limits = AddressLimits(config)
     return app
 
