@@ -3,6 +3,7 @@
 import { h } from "./dom.js";
 import { refusalLine, seatLabel, tableTitle } from "./words.js";
 import { formatNumber, loadWords, t } from "./messages.js";
+import { accountNav } from "./nav.js";
 import { setUpPage } from "./pagewords.js";
 import { SEAT_KIND, TABLE_STATUS } from "./vocabulary.js";
 
@@ -44,7 +45,7 @@ form.addEventListener("submit", async (event) => {
   const response = await fetch("/api/tables", {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ options, visibility: option("visibility").value, pace: option("pace").value }),
+    body: JSON.stringify({ options, visibility: option("visibility").value, pace: option("pace").value, turn_hours: Number(option("turn_hours").value) || null }),
   });
   const data = await response.json();
   if (!response.ok) {
@@ -162,9 +163,11 @@ loadWords()
   .finally(() => {
     wordsIn = true;
     setUpPage();
+    accountNav();
     for (const select of [option("players"), quickPlayers]) {
       for (const choice of select.options) choice.textContent = formatNumber(Number(choice.value));
     }
+    for (const choice of option("turn_hours").options) if (choice.value) choice.textContent = t("games.turn_based", { count: Number(choice.value) });
     showQuickBots();
     refresh();
     setInterval(refresh, 5000);

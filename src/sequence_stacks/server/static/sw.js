@@ -13,7 +13,20 @@
 // - everything else of this origin: from the network, kept for later; from the cache
 //   when the network fails (the words of another language: the ones kept);
 // - a move in the tutorial offline: answered from the tutorial's answers, kept;
-// - what only a server can do (tables, seats, sockets): the network, or nothing.
+// - what only a server can do (tables, seats, sockets): the network, or nothing;
+// - alerts (#26): the push handler, from its own file (push-sw.js), shows a push
+//   message and opens its game; the account API is never kept (it is the reader's own).
+
+// The worker's Content-Security-Policy (the site's) takes script URLs only from its one
+// Trusted Types policy, "service-worker", which makes this URL and nothing else.
+const PUSH_HANDLER = "/static/push-sw.js";
+const pushPolicy = self.trustedTypes?.createPolicy("service-worker", {
+  createScriptURL: (url) => {
+    if (url !== PUSH_HANDLER) throw new TypeError("not the push handler");
+    return url;
+  },
+});
+importScripts(pushPolicy ? pushPolicy.createScriptURL(PUSH_HANDLER) : PUSH_HANDLER);
 
 const BUILD = /* build */ { version: "", precache: [], immutable: [] } /* build */;
 const CACHE = `sequence-stacks-${BUILD.version}`;
@@ -22,8 +35,14 @@ const PREFIX = "sequence-stacks-";
 // worker.js), per source and runtime: a new version drops what no longer matches.
 const BYTECODE_CACHE = "sequence-stacks-bytecode";
 const NETWORK_MS = 4000;
-// Online only: the lobby's API and the tables (their pages fall back to /offline).
-const ONLINE_ONLY = [/^\/api\/(tables|play|health)\b/u, /^\/ws\//u];
+// Online only: the lobby's API and the tables (their pages fall back to /offline), and
+// the account API.
+const ONLINE_ONLY = [
+  /^\/api\/(tables|play|health)\b/u,
+  /^\/ws\//u,
+  // An account's own data, its sessions and codes (#26): never kept on the device.
+  /^\/api\/(me|accounts|email|push|move|unsubscribe)\b/u,
+];
 const TUTORIAL_MOVE = /^\/api\/tutorial\/(\d+)$/u;
 const TUTORIAL_ANSWERS = "/api/tutorial/answers";
 const KEPT_ANY_LANGUAGE = ["/api/messages", "/api/rules"];

@@ -3,10 +3,21 @@
 The room's public face: the records and the :class:`Storage` protocol
 (:mod:`.records`), and the three storages, :class:`MemoryStorage` (tests),
 :class:`SqliteStorage` (the embedded default) and, imported only where a
-``postgresql://`` URL asks for it, ``store.postgres.PostgresStorage``. Which one a
-server uses is decided at the composition root (``server/app.py``, ``open_storage``).
+``postgresql://`` URL asks for it, ``store.postgres.PostgresStorage``; and the
+accounts of each (:class:`AccountStore`, one SQL implementation for both databases).
+Which one a server uses is decided at the composition root (``server/app.py``, ``open_storage``).
 """
 
+from .accounts import (
+    Account,
+    AccountStore,
+    Credential,
+    GameResult,
+    PushSubscription,
+    Rating,
+    SeatLink,
+    SessionRow,
+)
 from .memory import MemoryStorage
 from .records import (
     ListingCursor,
@@ -20,9 +31,17 @@ from .records import (
 from .sqlite import SqliteStorage
 
 __all__ = [
+    "Account",
+    "AccountStore",
+    "Credential",
+    "GameResult",
     "ListingCursor",
     "LogEntry",
     "MemoryStorage",
+    "PushSubscription",
+    "Rating",
+    "SeatLink",
+    "SessionRow",
     "SqliteStorage",
     "Storage",
     "StorageConflictError",
