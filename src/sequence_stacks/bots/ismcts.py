@@ -560,6 +560,24 @@ class IsmctsBot:
         stats = [PlanStats(p.ids, p.score, v) for p, v in zip(plans, values, strict=True)]
         return Search(stats, self._pick(values), done)
 
+    def compare(self, view: View, plans: Sequence[Sequence[int]]) -> list[PlanStats]:
+        """Play the given plans (action ids from ``view``, its seat's turn) out on the
+        same deals, as :meth:`search` plays its candidates (without racing); return
+        their values in order. A plan may be one first action: the planner plays the
+        rest of the turn (how a review prices a move the bot did not choose)."""
+        assert view.seat is not None
+        seat = view.seat
+        settings = view.settings
+        actions = action_space(settings.player_count, settings.piles_per_colour).actions_of(seat)
+        evaluator = Evaluator.from_view(view)
+        options = [_Plan(0.0, tuple(ids)) for ids in plans]
+
+        def playout(deal: State, plan: _Plan) -> tuple[float, int]:
+            return self._playout(deal, seat=seat, plan=plan, actions=actions, evaluator=evaluator)
+
+        values, _ = self._sample(view, None, options, playout, race=False)
+        return [PlanStats(p.ids, p.score, v) for p, v in zip(options, values, strict=True)]
+
     def _sample(
         self,
         view: View,

@@ -1,0 +1,181 @@
+"""The `train-value` subcommand: make the win-chance model from self-play (docs/bots.md)."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+from typing import Final
+
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
+
+from sequence_stacks.sim.value_fit import TrainConfig
+from sequence_stacks.sim.value_run import DEFAULT_GAMES, report_markdown, run_pipeline
+from sequence_stacks.sim.value_run import Progress as Callbacks
+
+from .common import CliError, make_console
+
+__all__ = ["DESCRIPTION", "EXAMPLES", "add_train_value_parser", "run_train_value"]
+
+DESCRIPTION: Final = """\
+Make the win-chance model: P(a seat wins | what that seat sees). Plays heuristic
+self-play games and records positions from each seat's own view (never a hidden card),
+labelled by who won; trains one small network per player count (numpy); writes the
+model file and measures it on held-out games against the current ismcts leaf value
+(log loss, expected calibration error, reliability tables: report.md, report.json).
+
+Everything is kept in the work folder (--dir): positions in shards, a training
+checkpoint after every epoch, each finished network. Run the same command again to
+resume a stopped run; delete the folder to start over. The model shipped in the
+package (src/sequence_stacks/bots/data/winchance.json) was made with the defaults:
+about 2 million positions per player count, 4-5 hours of one core."""
+
+EXAMPLES: Final = """\
+  sequence-stacks train-value                          # the shipped model, resumable
+  sequence-stacks train-value --players 2 --games 2000 --dir /tmp/wc --model wc.json
+  sequence-stacks train-value --quick --dir /tmp/wc-smoke   # a small end-to-end run"""
+
+
+def _counts(text: str) -> list[int]:
+    try:
+        counts = sorted({int(part) for part in text.split(",") if part.strip()})
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"--players takes numbers like 2,3,4, not {text!r}"
+        ) from None
+    if not counts or any(not 2 <= count <= 6 for count in counts):
+        raise argparse.ArgumentTypeError("player counts must be 2-6 (R5)")
+    return counts
+
+
+def _hidden(text: str) -> tuple[int, ...]:
+    try:
+        widths = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"--hidden takes widths like 64,32, not {text!r}"
+        ) from None
+    if not widths or any(not 1 <= width <= 1024 for width in widths):
+        raise argparse.ArgumentTypeError("hidden layer widths must be 1-1024")
+    return widths
+
+
+def add_train_value_parser(parser: argparse.ArgumentParser) -> None:
+    """Add the `train-value` options to its subparser."""
+    parser.add_argument(
+        "--players",
+        type=_counts,
+        default=[2, 3, 4, 5, 6],
+        metavar="N[,N...]",
+        help="player counts to train a network for (default 2,3,4,5,6)",
+    )
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=None,
+        metavar="N",
+        help="self-play games per player count (default: "
+        + ", ".join(f"{count}p {games:,}" for count, games in DEFAULT_GAMES.items())
+        + "); rounded up to whole shards of 100",
+    )
+    parser.add_argument(
+        "--dir",
+        type=Path,
+        default=Path("win-chance"),
+        metavar="DIR",
+        help="work folder: positions, checkpoints, networks, report (default ./win-chance)",
+    )
+    parser.add_argument(
+        "--model",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="where to write the model file (default DIR/winchance.json)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=1, metavar="S", help="self-play seed (default 1)"
+    )
+    parser.add_argument(
+        "--hidden",
+        type=_hidden,
+        default=TrainConfig().hidden,
+        metavar="W[,W...]",
+        help="hidden layer widths (default 64,32)",
+    )
+    parser.add_argument(
+        "--epochs",
+        type=int,
+        default=TrainConfig().epochs,
+        metavar="E",
+        help="at most E epochs (default 30)",
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a small run to check the pipeline: 200 games per count, 3 epochs",
+    )
+
+
+def run_train_value(args: argparse.Namespace) -> int:
+    """Run (or resume) the pipeline with a progress bar; print the report's tables."""
+    counts: list[int] = args.players
+    games_each: int | None = 200 if args.quick and args.games is None else args.games
+    if games_each is not None and games_each < 10:
+        raise CliError("--games must be at least 10 (a tenth of the games is held out for testing)")
+    games = {count: games_each or DEFAULT_GAMES[count] for count in counts}
+    epochs = 3 if args.quick else args.epochs
+    if epochs < 1:
+        raise CliError("--epochs must be at least 1")
+    folder: Path = args.dir
+    model_path: Path = args.model or folder / "winchance.json"
+    folder.mkdir(parents=True, exist_ok=True)
+    config = TrainConfig(hidden=args.hidden, epochs=epochs, seed=args.seed)
+    console = make_console()
+    started = time.monotonic()
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=False,
+    ) as bar:
+        task: TaskID = bar.add_task("starting", total=None)
+
+        def stage(count: int, what: str) -> None:
+            nonlocal task
+            bar.update(task, visible=False)
+            task = bar.add_task(f"{count} players: {what}", total=None)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        def epoch(count: int, number: int, train_loss: float, validation_loss: float) -> None:
+            bar.console.print(
+                f"{count} players, epoch {number}: train loss {train_loss:.4f}, "
+                f"validation loss {validation_loss:.4f}"
+            )
+
+        report = run_pipeline(
+            folder,
+            model_path,
+            counts=counts,
+            games=games,
+            seed=args.seed,
+            config=config,
+            progress=Callbacks(stage, advance, epoch),
+        )
+    console.print(report_markdown(report), markup=False, highlight=False)
+    console.print(
+        f"model: {model_path}; report: {folder / 'report.md'}; {time.monotonic() - started:.0f} s",
+        markup=False,
+        highlight=False,
+    )
+    return 0
