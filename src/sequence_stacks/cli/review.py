@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Sequence
 from typing import Any, Final
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -171,13 +172,15 @@ def _print_graph(console: Console, review: Review) -> None:
     console.print(render("review.graph"), style="bold", highlight=False)
     points = review.points
     names = [_player(seat, review.seat) for seat in range(review.player_count)]
-    width = max(len(name) for name in names)
+    width = max(cell_len(name) for name in names)
     for seat, name in enumerate(names):
         line = [point.chances[seat] for point in points]
         tail = render("review.graph.row", start=percent(line[0]), end=percent(line[-1]))
-        console.print(f"  {name:<{width}}  {chart_line(line)}  {tail}", highlight=False)
+        label = name + " " * (width - cell_len(name))
+        console.print(f"  {label}  {chart_line(line)}  {tail}", highlight=False)
     first, last = max(1, points[0].turn), points[-1].turn
-    console.print(f"  {'':<{width}}  " + render("review.graph.turns", first=first, last=last))
+    turns = render("review.graph.turns", first=first, last=last)
+    console.print(" " * (width + 4) + turns, highlight=False)
 
 
 def _print_decisions(console: Console, review: Review, views: dict[int, View]) -> None:

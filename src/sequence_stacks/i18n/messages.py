@@ -819,7 +819,7 @@ _ALL: Final = (
     # whole percentages (the "%" is in the message), {played} and {best} moves in words
     # (term.action.*). An event and a change make one moment: review.moment.
     m("bot.expert", "Expert"),
-    m("bot.expert.about", "Searches like ISMCTS, guided by what it learned from many games."),
+    m("bot.expert.about", "Thinks even further ahead than ISMCTS: the strongest."),
     m("review.title", "Game review"),
     m("review.title.seat", "Game review for {player}"),
     m("review.graph", "Chance of winning, turn by turn (each player as they saw the game)"),
@@ -899,7 +899,7 @@ _ALL: Final = (
     m(
         "review.mistake",
         "Turn {turn}. You: {played}. Better: {best}. "
-        "Your chance: {played_chance}% instead of {best_chance}%.",
+        "Your chance: {played_chance}%, not {best_chance}%.",
     ),
     m("review.computing", "The review is being computed…"),
     m("review.unavailable", "This game has no review."),
