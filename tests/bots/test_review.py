@@ -10,14 +10,13 @@ import pytest
 from sequence_stacks.bots import make_bot
 from sequence_stacks.bots.expert import make_expert
 from sequence_stacks.bots.ismcts import IsmctsBot
-from sequence_stacks.bots.review import (
+from sequence_stacks.bots.review import review_record, review_replay
+from sequence_stacks.bots.review_format import (
     MISTAKE_THRESHOLD,
     MomentKind,
     Review,
     moment_change,
     moment_event,
-    review_record,
-    review_replay,
 )
 from sequence_stacks.engine import (
     CARD_KIND,
@@ -123,6 +122,23 @@ def test_a_review_round_trips_through_its_json_form() -> None:
     assert data["format"] == "sequence-stacks/review"
     assert data["version"] == 1
     assert Review.from_dict(data) == review
+    for moment in data["moments"]:  # each moment's words, as message keys and data
+        assert moment["event"]["key"] in MESSAGES
+        assert moment["change"]["key"] in MESSAGES
+        assert moment["change"]["args"]["before"] == round(100 * moment["before"])
+    for decision in data["decisions"]:
+        assert decision["why"]["key"] in MESSAGES
+        assert decision["best"]["type"] in (
+            "play",
+            "discard",
+            "pass",
+            "block",
+            "skip",
+            "end",
+            "reverse",
+            "steal_card",
+            "steal_chip",
+        )
     with pytest.raises(ValueError, match="not a review"):
         Review.from_dict({"format": "sequence-stacks/record"})
     with pytest.raises(ValueError, match="unsupported review version"):

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from sequence_stacks.bots import make_bot
-from sequence_stacks.bots.review import Review
+from sequence_stacks.bots.review_format import Review
 from sequence_stacks.cli import main
 from sequence_stacks.cli.review import chart_line
 from sequence_stacks.engine import Settings

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Mapping
 from typing import Any, Final
 
 from sequence_stacks.engine import (
@@ -99,6 +100,24 @@ class Explanation:
         if self.count is not None:
             args["count"] = self.count
         return args
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Explanation:
+        """Read :meth:`to_dict`'s fields (the key and arguments are derived again)."""
+
+        def number(name: str) -> int | None:
+            value = data.get(name)
+            return None if value is None else int(value)
+
+        card = number("card")
+        return cls(
+            Reason(data["reason"]),
+            None if card is None else Kind(card),
+            number("colour"),
+            number("pile"),
+            number("count"),
+            number("seat"),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready fields (the card as its kind index, the reason as its value), with

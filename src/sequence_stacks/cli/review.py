@@ -10,14 +10,14 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from sequence_stacks.bots.review import (
+from sequence_stacks.bots.review import review_record
+from sequence_stacks.bots.review_format import (
     MISTAKE_THRESHOLD,
     Decision,
     Review,
     moment_change,
     moment_event,
     percent,
-    review_record,
 )
 from sequence_stacks.engine import (
     GameRecord,
