@@ -9,8 +9,9 @@ import pytest
 
 from sequence_stacks.bots import IsmctsBot, make_bot
 from sequence_stacks.bots.expert import EXPERT_OPTIONS, make_expert
+from sequence_stacks.bots.ismcts import default_iterations
 from sequence_stacks.cli import main
-from sequence_stacks.engine import GameRecord, Settings
+from sequence_stacks.engine import GameRecord, Settings, legal_action_ids, new_game, observe
 from sequence_stacks.sim import play_game
 
 
@@ -60,3 +61,22 @@ def test_the_expert_plays_a_game_in_the_terminal(tmp_path: Path) -> None:
     assert record.meta["bots"] == ["expert", "heuristic"]
     assert record.replay().is_over
     assert "Player 1" in out.getvalue()
+
+
+def test_budget_scale_multiplies_the_default_deals_of_every_search() -> None:
+    """A search's deals are ``budget_scale`` times the default (the work cap lifted so
+    only the deal count stops it)."""
+    state = new_game(Settings(player_count=2), 11)
+    seat = state.current
+    view = observe(state, seat)
+    plan = [legal_action_ids(state, seat)[0]]
+    base = default_iterations(2)
+    for scale in (0.5, 2.0):
+        bot = IsmctsBot(seed=1, work_limit=10**9, budget_scale=scale)
+        (stats,) = bot.compare(view, [plan])
+        assert len(stats.values) == round(base * scale)
+
+
+def test_budget_scale_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="budget_scale"):
+        IsmctsBot(budget_scale=0.0)

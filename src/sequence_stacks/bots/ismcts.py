@@ -402,6 +402,9 @@ class IsmctsBot:
             the heuristic's first plan, so the deals go to the rest (then the default
             deals and work cap are those of a racing search). None (the default):
             :func:`default_race` of the table's size (two players).
+        budget_scale: multiplies the default deals and work cap (those not given as
+            ``iterations`` and ``work_limit``) of every search: 2.0 searches twice as
+            long at every table size.
     """
 
     def __init__(
@@ -418,6 +421,7 @@ class IsmctsBot:
         leaf: LeafValue | None = None,
         block_search: bool = True,
         race: bool | None = None,
+        budget_scale: float = 1.0,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
@@ -425,6 +429,8 @@ class IsmctsBot:
             raise ValueError("candidates must be at least 1")
         if work_limit is not None and work_limit < 1:
             raise ValueError("work_limit must be at least 1")
+        if not budget_scale > 0.0:
+            raise ValueError("budget_scale must be positive")
         self.name = "ismcts"
         self.rng = random.Random(seed)
         self.iterations = iterations
@@ -435,6 +441,7 @@ class IsmctsBot:
         self.work_limit = work_limit
         self.block_search = block_search
         self.race = race
+        self.budget_scale = budget_scale
         self.value = value
         self.leaf: LeafValue = HeuristicLeaf(value) if leaf is None else leaf
         self._pending: list[int] = []
@@ -598,8 +605,13 @@ class IsmctsBot:
         stop there (a prefix of the deals), and the search ends when only the first is
         left."""
         player_count = view.settings.player_count
-        iterations = self.iterations or default_iterations(player_count, race=race)
-        work_limit = self.work_limit or default_work_limit(player_count, race=race)
+        scale = self.budget_scale
+        iterations = self.iterations or max(
+            1, round(default_iterations(player_count, race=race) * scale)
+        )
+        work_limit = self.work_limit or max(
+            1, round(default_work_limit(player_count, race=race) * scale)
+        )
         deadline = None if self.time_budget_s is None else time.perf_counter() + self.time_budget_s
         values: list[list[float]] = [[] for _ in options]
         running = list(range(len(options)))

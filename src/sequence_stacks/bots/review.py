@@ -63,6 +63,7 @@ from sequence_stacks.engine.events import (
     SkipPlayed,
 )
 
+from .expert import make_expert
 from .explain import explain
 from .ismcts import IsmctsBot
 from .review_format import (
@@ -87,11 +88,7 @@ Progress = Callable[[int, int], None]
 
 
 def _default_bot(seed: int) -> IsmctsBot:
-    from .registry import make_bot  # noqa: PLC0415 - the registry imports this package's bots
-
-    bot = make_bot("expert", seed=seed)
-    assert isinstance(bot, IsmctsBot)
-    return bot
+    return make_expert(seed=seed)
 
 
 def review_record(
