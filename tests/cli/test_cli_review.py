@@ -8,6 +8,7 @@ import pytest
 from sequence_stacks.bots import make_bot
 from sequence_stacks.bots.review_format import Review
 from sequence_stacks.cli import main
+from sequence_stacks.cli.app import build_parser
 from sequence_stacks.cli.review import chart_line
 from sequence_stacks.engine import Settings
 from sequence_stacks.i18n import set_language
@@ -86,3 +87,17 @@ def test_review_refuses_a_bad_seat_or_a_bad_file(
 def test_chart_line_draws_chances_as_blocks() -> None:
     assert chart_line([0.0, 0.5, 1.0]) == "▁▅█"
     assert len(chart_line([i / 200 for i in range(200)], width=40)) == 40
+
+
+def test_train_value_takes_games_for_every_count_or_for_some() -> None:
+    parser = build_parser()
+    assert parser.parse_args(["train-value", "--games", "300"]).games == dict.fromkeys(
+        range(2, 7), 300
+    )
+    assert parser.parse_args(["train-value", "--games", "6=2300,5=40"]).games == {
+        6: 2300,
+        5: 40,
+    }
+    for bad in ("7=10", "six", "6=many"):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["train-value", "--games", bad])

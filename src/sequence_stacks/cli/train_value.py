@@ -34,11 +34,12 @@ model file and measures it on held-out games against the current ismcts leaf val
 Everything is kept in the work folder (--dir): positions in shards, a training
 checkpoint after every epoch, each finished network. Run the same command again to
 resume a stopped run; delete the folder to start over. The model shipped in the
-package (src/sequence_stacks/bots/data/winchance.json) was made with the defaults:
-about 2 million positions per player count, 4-5 hours of one core."""
+package (src/sequence_stacks/bots/data/winchance.json) was made with the defaults but
+2,300 six-player games (--games 6=2300): 1.0-2.0 million positions per player count,
+hours of one core (the self-play games take most of it)."""
 
 EXAMPLES: Final = """\
-  sequence-stacks train-value                          # the shipped model, resumable
+  sequence-stacks train-value --games 6=2300           # the shipped model, resumable
   sequence-stacks train-value --players 2 --games 2000 --dir /tmp/wc --model wc.json
   sequence-stacks train-value --quick --dir /tmp/wc-smoke   # a small end-to-end run"""
 
@@ -60,11 +61,28 @@ def _hidden(text: str) -> tuple[int, ...]:
         widths = tuple(int(part) for part in text.split(","))
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"--hidden takes widths like 64,32, not {text!r}"
+            f"--hidden takes widths like 64 or 64,32, not {text!r}"
         ) from None
     if not widths or any(not 1 <= width <= 1024 for width in widths):
         raise argparse.ArgumentTypeError("hidden layer widths must be 1-1024")
     return widths
+
+
+def _games(text: str) -> dict[int, int]:
+    """``N`` (every player count) or ``P=N[,P=N...]`` (those counts; the others keep
+    their defaults)."""
+    try:
+        if "=" not in text:
+            return dict.fromkeys(DEFAULT_GAMES, int(text))
+        pairs = (part.split("=") for part in text.split(","))
+        games = {int(count): int(number) for count, number in pairs}
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"--games takes a number or counts like 6=2300,5=4000, not {text!r}"
+        ) from None
+    if not set(games) <= set(DEFAULT_GAMES):
+        raise argparse.ArgumentTypeError("--games: player counts are 2-6")
+    return games
 
 
 def add_train_value_parser(parser: argparse.ArgumentParser) -> None:
@@ -78,10 +96,11 @@ def add_train_value_parser(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--games",
-        type=int,
-        default=None,
-        metavar="N",
-        help="self-play games per player count (default: "
+        type=_games,
+        default={},
+        metavar="N|P=N,...",
+        help="self-play games per player count: N for every count, or P=N for some "
+        "(default: "
         + ", ".join(f"{count}p {games:,}" for count, games in DEFAULT_GAMES.items())
         + "); rounded up to whole shards of 100",
     )
@@ -107,7 +126,7 @@ def add_train_value_parser(parser: argparse.ArgumentParser) -> None:
         type=_hidden,
         default=TrainConfig().hidden,
         metavar="W[,W...]",
-        help="hidden layer widths (default 64,32)",
+        help="hidden layer widths (default 64)",
     )
     parser.add_argument(
         "--epochs",
@@ -126,10 +145,10 @@ def add_train_value_parser(parser: argparse.ArgumentParser) -> None:
 def run_train_value(args: argparse.Namespace) -> int:
     """Run (or resume) the pipeline with a progress bar; print the report's tables."""
     counts: list[int] = args.players
-    games_each: int | None = 200 if args.quick and args.games is None else args.games
-    if games_each is not None and games_each < 10:
+    quick = dict.fromkeys(DEFAULT_GAMES, 200) if args.quick else {}
+    games = {count: {**DEFAULT_GAMES, **quick, **args.games}[count] for count in counts}
+    if min(games.values()) < 10:
         raise CliError("--games must be at least 10 (a tenth of the games is held out for testing)")
-    games = {count: games_each or DEFAULT_GAMES[count] for count in counts}
     epochs = 3 if args.quick else args.epochs
     if epochs < 1:
         raise CliError("--epochs must be at least 1")
