@@ -3,6 +3,7 @@
     python benchmarks/load.py                # issue #17's report (about 6 minutes)
     python benchmarks/load.py --quick        # a smoke run: 5 s a load, half the tables
     python benchmarks/load.py --at HEAD      # serve a commit's code, not the working tree
+    python benchmarks/load.py --compare e8c61f9 --configs sqlite,pg2   # #23: one run, both
 
 One run (issue #17) measures three loads on each configuration, with the same client:
 
@@ -54,6 +55,18 @@ machine), two uncapped workers only share what one already half used; held to th
 same share each, one worker and two compare as they would on their own cores. The
 report says so in its header; PostgreSQL, HAProxy and the clients are never held.
 
+``--compare REV`` (#23) serves each configuration twice in one run, first with the code
+of REV, then with the working tree, on the same machine and load, and ends with the
+ratios: server CPU per acknowledged action (working tree / REV) and the p99s, against
+the #23 targets. ``--at REV`` serves REV alone. Either way REV is installed, compiled
+as a user installs it, into ``.bench/<commit>/`` once (git ignores it), so the
+comparison is compiled engine against compiled engine.
+
+Since #24 a Block-window answer is held until the window's whole time is up: the client
+makes fast tables, the servers get 0.2 s windows, and an answer's round trip (the
+window's length) counts as an action for throughput and CPU but not in the round-trip
+percentiles.
+
 Linux only (CPU times from /proc); needs PostgreSQL's and HAProxy's Debian packages
 for pg1 and pg2.
 """
@@ -91,12 +104,21 @@ from benchmarks.load_stack import (
     Postgres,
     Stack,
     cpu_model,
+    describe_install,
+    install_revision,
     postgres_cluster,
-    server_source,
+    working_tree,
 )
 
 P99_TARGET_MS: Final = 50.0
 RATIO_TARGET: Final = 1.6
+# Issue #23's targets, measured with --compare e8c61f9.
+CPU_RATIO_TARGET: Final = 1 / 3
+P99_TARGETS_23: Final = {
+    ("sqlite", "jittered"): 25.0,
+    ("sqlite", "lockstep"): 60.0,
+    ("pg2", "lockstep"): 50.0,
+}
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -131,6 +153,7 @@ class Result:
     config: str
     load: str
     tables: int
+    build: str  # "base" (--compare's REV, or --at's), "head" (the working tree)
     seconds: float
     actions: int
     p50_ms: float
@@ -171,7 +194,9 @@ def _result(
 ) -> Result:
     measure_from, stop = window
     seconds = stop - measure_from  # the clients' window (the CPU samples are within ms)
-    actions = len(report.latencies)
+    # Every acknowledged action counts for throughput and CPU; round trips are the other
+    # actions' (a Block-window answer is held until the window closes since #24).
+    actions = len(report.latencies) + report.answers
     per = 1000 / actions if actions else float("nan")
     cpu = {
         "server": (after.server - before.server) * per,
@@ -200,10 +225,11 @@ def _result(
         config=stack.config.key,
         load=load.key,
         tables=load.tables,
+        build="head" if stack.python is None else "base",
         seconds=seconds,
         actions=actions,
-        p50_ms=statistics.median(report.latencies) * 1000 if actions else float("nan"),
-        p99_ms=_percentile(report.latencies, 0.99) * 1000 if actions else float("nan"),
+        p50_ms=statistics.median(report.latencies) * 1000 if report.latencies else float("nan"),
+        p99_ms=_percentile(report.latencies, 0.99) * 1000 if report.latencies else float("nan"),
         cpu_ms=cpu,
         machine_busy=(after.machine_busy - before.machine_busy)
         / max(1e-9, after.machine_total - before.machine_total),
@@ -228,14 +254,20 @@ class Bench:
         self.clients = Clients(args.clients)
 
     def run_config(
-        self, key: str, loads: list[Load], folder: Path, postgres: Postgres | None
+        self,
+        key: str,
+        loads: list[Load],
+        folder: Path,
+        postgres: Postgres | None,
+        python: Path | None = None,
     ) -> list[Result]:
-        """Start one configuration, set up the tables once, run every load on them."""
+        """Start one configuration (served by ``python``'s install, else this one's),
+        set up the tables once, run every load on them."""
         config = CONFIGS[key]
         task = self.progress.add_task(f"{key}: starting", total=None)
         results: list[Result] = []
         cap = CpuCap(self.args.worker_cpu) if self.args.worker_cpu else None
-        with Stack(config, folder, postgres, cap=cap) as stack:
+        with Stack(config, folder, postgres, cap=cap, python=python) as stack:
             count = max(load.tables for load in loads)
             self.progress.update(task, description=f"{key}: {count} tables", total=2 * count)
             tables = set_up(stack.entry, count, lambda: self.progress.advance(task))
@@ -363,7 +395,13 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--at",
         metavar="REV",
-        help="serve the code of this commit (its src/ extracted; default: the working tree)",
+        help="serve the code of this commit, installed compiled (default: the working tree)",
+    )
+    parser.add_argument(
+        "--compare",
+        metavar="REV",
+        help="serve each configuration with REV's code, then the working tree's, in one "
+        "run, and report the ratios (#23: --compare e8c61f9)",
     )
     parser.add_argument(
         "--logs", metavar="DIR", type=Path, help="keep the servers' and HAProxy's logs in DIR"
@@ -446,7 +484,16 @@ def main(argv: list[str] | None = None) -> int:
     with ExitStack() as stack, _progress() as progress:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="load-")))
         folder.chmod(0o755)  # the cluster runs as user postgres when this runs as root
-        args.source = server_source(folder / "tree", args.at)
+        builds: list[Path | None] = [None]
+        args.source = working_tree()
+        for revision in (args.at, args.compare):
+            if revision:
+                installed = install_revision(revision, progress.console.print)
+                builds = [installed] if revision == args.at else [installed, None]
+                label = "compared with" if args.compare else "serving"
+                args.source = f"{label} {describe_install(installed)}"
+                if args.compare:
+                    args.source += f"; and the {working_tree()}"
         postgres = None
         if any(CONFIGS[key].postgres for key in args.configs):
             progress.console.print("starting a throwaway PostgreSQL cluster", style="dim")
@@ -455,13 +502,15 @@ def main(argv: list[str] | None = None) -> int:
             )
             pg_settings = postgres.settings()
         bench = Bench(args, progress)
-        overall = progress.add_task("runs", total=len(args.configs) * len(args.loads))
+        total = len(args.configs) * len(args.loads) * len(builds)
+        overall = progress.add_task("runs", total=total)
         try:
             for key in args.configs:
-                for result in bench.run_config(key, args.loads, folder, postgres):
-                    results.append(result)
-                    progress.advance(overall)
-                    progress.console.print(_line(result), highlight=False)
+                for python in builds:
+                    for result in bench.run_config(key, args.loads, folder, postgres, python):
+                        results.append(result)
+                        progress.advance(overall)
+                        progress.console.print(_line(result), highlight=False)
         finally:
             if args.logs is not None:
                 args.logs.mkdir(parents=True, exist_ok=True)
@@ -476,7 +525,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _line(r: Result) -> str:
     return (
-        f"{r.config} {r.load}: {r.rate:.0f} actions/s, p50 {r.p50_ms:.1f} ms, "
+        f"{r.config}@{r.build} {r.load}: {r.rate:.0f} actions/s, p50 {r.p50_ms:.1f} ms, "
         f"p99 {r.p99_ms:.1f} ms, machine busy {100 * r.machine_busy:.0f}%"
     )
 
@@ -532,15 +581,46 @@ def _report(
             if r.reconnects:
                 notes.append(f"{r.reconnects} reconnects")
             notes += [f"{name}: {count}" for name, count in r.events.items()]
+            label = r.config if len({x.build for x in results}) == 1 else f"{r.config}@{r.build}"
             print(
-                f"{r.config:8} {r.rate:9.0f} {r.p50_ms:7.1f} {r.p99_ms:7.1f} | "
+                f"{label:8} {r.rate:9.0f} {r.p50_ms:7.1f} {r.p99_ms:7.1f} | "
                 f"{'':19}{c['server']:6.2f} {c['loops']:7.2f} {c['postgres']:5.2f} "
                 f"{c['proxy']:5.2f} {c['clients']:6.2f} {c['other']:5.2f} | "
                 f"{100 * r.machine_busy:3.0f}%  {'; '.join(notes)}"
             )
             for error in r.errors[:3]:
                 print(f"{'':8} client error: {error}")
-    _verdict(results)
+    if len({r.build for r in results}) > 1:
+        _compared(results)
+    else:
+        _verdict(results)
+
+
+def _compared(results: list[Result]) -> None:
+    """The working tree against the revision: ratios and the #23 targets."""
+    found = {(r.config, r.load, r.build): r for r in results}
+    print("\n## working tree / base, in one run (#23 targets)")
+    print(
+        f"{'config':8} {'load':10} {'server CPU ms/action':>22} {'ratio':>6} | "
+        f"{'p99 ms base -> head':>21} | verdicts"
+    )
+    for (config, load, build), head in found.items():
+        base = found.get((config, load, "base"))
+        if build != "head" or base is None:
+            continue
+        ratio = head.cpu_ms["server"] / base.cpu_ms["server"]
+        verdicts = [
+            f"CPU <= 1/3: {'met' if ratio <= CPU_RATIO_TARGET else 'NOT met'} ({ratio:.2f})"
+        ]
+        target = P99_TARGETS_23.get((config, load))
+        if target is not None:
+            met = "met" if head.p99_ms < target else "NOT met"
+            verdicts.append(f"p99 < {target:g} ms: {met}")
+        print(
+            f"{config:8} {load:10} {base.cpu_ms['server']:9.3f} -> {head.cpu_ms['server']:6.3f}"
+            f" {ratio:6.2f} | {base.p99_ms:8.1f} -> {head.p99_ms:8.1f} | "
+            f"{'; '.join(verdicts)}{_disturbed(base, head)}"
+        )
 
 
 def _disturbed(*results: Result) -> str:

@@ -62,6 +62,11 @@ class ClientReport:
     """What one client process measured in the window."""
 
     latencies: list[float] = dataclasses.field(default_factory=list)
+    # Block-window answers acknowledged in the window: since #24 an answer is held until
+    # the window's whole time is up, so its round trip is the window's length, not the
+    # server's latency; they count as actions (throughput, CPU) but not in latencies.
+    answers: int = 0
+    answer_latencies: list[float] = dataclasses.field(default_factory=list)
     refused: dict[str, int] = dataclasses.field(default_factory=dict)
     lags: list[float] = dataclasses.field(default_factory=list)
     cpu: float = 0.0
@@ -102,7 +107,9 @@ class Seat:
         self.version = 0
         self.seat: int | None = None
         self.actions: list[str] = []
+        self.view: dict[str, Any] | None = None
         self.sent: dict[str, float] = {}
+        self.answering: set[str] = set()  # ids of Block-window answers awaiting their ack
         self.count = 0
 
     async def run(self) -> None:
@@ -125,13 +132,31 @@ class Seat:
             if ws.response is not None:
                 accepted = ws.response.headers.get("Sec-WebSocket-Extensions", "")
                 self.report.extensions.add(accepted.split(";")[0] or "none")
-            await ws.send(json.dumps({"type": "hello", "token": self.token}))
+            hello = {"type": "hello", "token": self.token, "notation": True}
+            await ws.send(json.dumps(hello))
             # One deadline for the whole window (a timer, not a task per frame as
             # wait_for makes): the client's own CPU per frame stays small.
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout_at(self._loop_deadline()):
                     while True:
                         await self._handle(ws, json.loads(await ws.recv()))
+
+    def _acknowledged(self, client_id: str) -> None:
+        """Count an ack of the window: a round trip, or (a Block-window answer) an action."""
+        started = self.sent.pop(client_id, None)
+        answer = client_id in self.answering
+        self.answering.discard(client_id)
+        now = time.monotonic()
+        window = self.window
+        if started is None or not window.measure_from <= started or now > window.stop:
+            return
+        if answer:
+            self.report.answers += 1
+            self.report.answer_latencies.append(now - started)
+        else:
+            self.report.latencies.append(now - started)
+        if self.counter is not None:
+            self.counter.value += 1
 
     def _loop_deadline(self) -> float:
         """The window's end on the running loop's clock (it may not be monotonic()'s)."""
@@ -141,19 +166,11 @@ class Seat:
     async def _handle(self, ws: ClientConnection, frame: dict[str, Any]) -> None:
         kind = frame["type"]
         if kind == "ack":
-            started = self.sent.pop(frame["id"], None)
-            now = time.monotonic()
-            if (
-                started is not None
-                and self.window.measure_from <= started
-                and now <= self.window.stop
-            ):
-                self.report.latencies.append(now - started)
-                if self.counter is not None:
-                    self.counter.value += 1
+            self._acknowledged(frame["id"])
             return
         if kind == "refused":
             self.sent.pop(frame["id"], None)
+            self.answering.discard(frame["id"])
             code = str(frame.get("code", "?"))
             self.report.refused[code] = self.report.refused.get(code, 0) + 1
             return
@@ -164,7 +181,12 @@ class Seat:
             self.seat = frame["you"]
         if frame.get("actions"):
             self.actions = frame["actions"]
-        view = frame.get("view")
+        # Since #23 an update carries only what changed (docs/protocol.md).
+        if "view_changes" in frame:
+            self.view = {**(self.view or {}), **frame["view_changes"]}
+        elif "view" in frame:
+            self.view = frame["view"]
+        view = self.view
         table = frame.get("table") or {}
         if table.get("status") == "over" and self.seat == 0 and kind == "update":
             await self._send(ws, {"type": "start"})  # rematch
@@ -175,16 +197,21 @@ class Seat:
         ends = [a for a in legal if a.startswith("discard") or a == "end"]
         plays = [a for a in legal if a not in ends]
         choice = "pass" if "pass" in legal else plays[0] if plays else ends[-1]
+        if choice == "pass" and self.answering:
+            return  # answered this window already: its answer is held till it closes
         delay = self.pace.delay(self.rng)
         if delay > 0:
             await asyncio.sleep(delay)
-        await self._send(ws, {"type": "act", "action": choice})
+        client_id = await self._send(ws, {"type": "act", "action": choice})
+        if choice == "pass":
+            self.answering.add(client_id)
 
-    async def _send(self, ws: ClientConnection, message: dict[str, Any]) -> None:
+    async def _send(self, ws: ClientConnection, message: dict[str, Any]) -> str:
         self.count += 1
         client_id = f"{id(self)}-{self.count}"
         self.sent[client_id] = time.monotonic()
         await ws.send(json.dumps({**message, "id": client_id, "version": self.version}))
+        return client_id
 
 
 async def _measure_self(report: ClientReport, window: _Window, tick: float = 0.01) -> None:
@@ -340,6 +367,8 @@ class Clients:
         merged = ClientReport()
         for report in reports:
             merged.latencies += report.latencies
+            merged.answers += report.answers
+            merged.answer_latencies += report.answer_latencies
             for code, count in report.refused.items():
                 merged.refused[code] = merged.refused.get(code, 0) + count
             merged.lags += report.lags
@@ -371,7 +400,10 @@ def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
 
 
 def _new_table(base: str) -> TableSeats:
-    table = _post(f"{base}/api/tables", {"options": OPTIONS, "visibility": "unlisted"})["id"]
+    # A fast table: every Block window lasts its whole time since #24 (docs/rules-notes.md
+    # N19); a server from before then ignores the pace (and closes a window at once).
+    body = {"options": OPTIONS, "visibility": "unlisted", "pace": "fast"}
+    table = _post(f"{base}/api/tables", body)["id"]
     tokens = [_post(f"{base}/api/tables/{table}/seats", {"name": n})["token"] for n in "AB"]
     return table, tokens
 
@@ -380,7 +412,7 @@ async def _start(entry: str, table: str, token: str) -> None:
     for _ in range(50):
         try:
             async with connect(f"ws://{entry}/ws/{table}", open_timeout=15) as ws:
-                await ws.send(json.dumps({"type": "hello", "token": token}))
+                await ws.send(json.dumps({"type": "hello", "token": token, "notation": True}))
                 sync = json.loads(await ws.recv())
                 await ws.send(json.dumps({"type": "start", "id": "go", "version": sync["version"]}))
                 while True:

@@ -28,7 +28,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, Final
 
@@ -41,7 +41,16 @@ SERVER_ENV: Final = {
     "SEQUENCE_STACKS_CREATE_BURST": "100000",
     "SEQUENCE_STACKS_SIT_BURST": "100000",
 }
-SERVER_TIMES: Final = ["--turn-timeout", "600", "--grace-period", "600"]
+# Block windows of 0.2 s (0.12 s at the fast tables the client makes): since #24 a
+# window lasts its whole time, and the benchmark measures the server, not the wait.
+SERVER_TIMES: Final = [
+    "--turn-timeout",
+    "600",
+    "--grace-period",
+    "600",
+    "--block-timeout",
+    "0.2",
+]
 
 
 # --- a share of a core per worker (cgroups) ---------------------------------------------
@@ -226,13 +235,15 @@ def _wait_healthy(urls: Iterable[str], seconds: float, what: str, log: Path) -> 
         raise RuntimeError(f"{what} did not become healthy ({', '.join(pending)}):\n{tail}")
 
 
-def serve_command() -> list[str]:
-    """``sequence-stacks serve`` of this virtualenv (``python -m sequence_stacks.server``,
-    the same command, when the script is not installed)."""
-    script = Path(sys.executable).parent / "sequence-stacks"
+def serve_command(python: Path | None = None) -> list[str]:
+    """``sequence-stacks serve`` of a virtualenv: this one's, or the one ``python`` is
+    the interpreter of (``python -m sequence_stacks.server``, the same command, when the
+    script is not installed)."""
+    executable = Path(sys.executable) if python is None else python
+    script = executable.parent / "sequence-stacks"
     if script.exists():
         return [str(script), "serve"]
-    return [sys.executable, "-m", "sequence_stacks.server"]
+    return [str(executable), "-m", "sequence_stacks.server"]
 
 
 def _stop(process: subprocess.Popen[bytes] | None, timeout: float = 30) -> None:
@@ -252,33 +263,51 @@ def _version_key(path: Path) -> tuple[int, ...]:
     return tuple(int(part) for part in path.parts[-3].split(".") if part.isdigit())
 
 
-def server_source(folder: Path, revision: str | None) -> str:
-    """Where the servers' code comes from, for the report. With ``revision``, that
-    commit's ``src/`` is extracted into ``folder`` and put first on PYTHONPATH (the
-    servers inherit it), so edits under way in the working tree do not change a run."""
+def _git(*args: str) -> str:
+    command = ["git", "-C", str(ROOT), *args]
+    done = subprocess.run(command, check=False, capture_output=True, text=True)
+    return done.stdout.strip() if done.returncode == 0 else ""
 
-    def git(*args: str) -> str:
-        command = ["git", "-C", str(ROOT), *args]
-        done = subprocess.run(command, check=False, capture_output=True, text=True)
-        return done.stdout.strip() if done.returncode == 0 else ""
 
-    if revision is None:
-        head = git("rev-parse", "--short=12", "HEAD") or "unknown"
-        dirty = " with uncommitted changes" if git("status", "--porcelain", "--", "src") else ""
-        return f"working tree (HEAD {head}{dirty})"
-    commit = git("rev-parse", "--verify", f"{revision}^{{commit}}")
+def working_tree() -> str:
+    """The working tree the benchmark's own servers run, for the report."""
+    head = _git("rev-parse", "--short=12", "HEAD") or "unknown"
+    dirty = " with uncommitted changes" if _git("status", "--porcelain", "--", "src") else ""
+    return f"working tree (HEAD {head}{dirty})"
+
+
+def install_revision(revision: str, progress: Callable[[str], None] | None = None) -> Path:
+    """The interpreter of a virtualenv with ``revision`` installed, compiled as a user
+    installs it (mypyc, when the machine can), so a run compares like with like. Made
+    once under ``.bench/<commit>`` (git ignores it) and reused afterwards."""
+    commit = _git("rev-parse", "--verify", f"{revision}^{{commit}}")
     if not commit:
         raise ValueError(f"no commit {revision!r}")
-    folder.mkdir(parents=True, exist_ok=True)
-    archive = subprocess.Popen(
-        ["git", "-C", str(ROOT), "archive", commit, "src"], stdout=subprocess.PIPE
-    )
-    subprocess.run(["tar", "-x", "-C", str(folder)], stdin=archive.stdout, check=True)
+    place = ROOT / ".bench" / commit[:12]
+    python = place / "venv" / "bin" / "python"
+    if (place / "installed").exists():
+        return python
+    if progress is not None:
+        progress(f"installing {commit[:12]} into {place} (compiled; a minute or two, once)")
+    shutil.rmtree(place, ignore_errors=True)
+    (place / "tree").mkdir(parents=True)
+    archive = subprocess.Popen(["git", "-C", str(ROOT), "archive", commit], stdout=subprocess.PIPE)
+    subprocess.run(["tar", "-x", "-C", str(place / "tree")], stdin=archive.stdout, check=True)
     if archive.wait() != 0:
         raise RuntimeError(f"git archive {commit} failed")
-    paths = [str(folder / "src"), os.environ.get("PYTHONPATH", "")]
-    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in paths if p)
-    return f"commit {commit[:12]} (src/ extracted)"
+    subprocess.run([sys.executable, "-m", "venv", str(place / "venv")], check=True)
+    pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    subprocess.run([*pip, f"{place / 'tree'}[postgres]"], check=True, capture_output=True)
+    (place / "installed").write_text(commit + "\n")
+    return python
+
+
+def describe_install(python: Path) -> str:
+    """What a revision's install runs, for the report."""
+    commit = (python.parents[2] / "installed").read_text().strip()
+    version = [str(python.parent / "sequence-stacks"), "--version"]
+    done = subprocess.run(version, check=False, capture_output=True, text=True)
+    return f"commit {commit[:12]} ({done.stdout.strip()})"
 
 
 # --- PostgreSQL ---------------------------------------------------------------------------
@@ -432,8 +461,10 @@ class Stack:
         postgres: Postgres | None,
         *,
         cap: CpuCap | None = None,
+        python: Path | None = None,
     ) -> None:
         self.config = config
+        self.python = python  # the virtualenv whose server runs (None: this one)
         self.cap = cap  # each serving process held to a share of a core (--worker-cpu)
         self.folder = folder
         self.postgres = postgres
@@ -465,7 +496,14 @@ class Stack:
         workers = self.config.workers
         port = free_port(workers)
         self.ports = [port + i for i in range(workers)]
-        command = [*serve_command(), "--host", "127.0.0.1", "--port", str(port), *SERVER_TIMES]
+        command = [
+            *serve_command(self.python),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            *SERVER_TIMES,
+        ]
         if self.config.postgres:
             assert self.postgres is not None
             self.database = self.postgres.database()

@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from sequence_stacks.server.storage import LogEntry, SqliteStorage, TableRow
+from sequence_stacks.server.store import LogEntry, SqliteStorage, TableRow
 
 SUMMARY = {"seats": [{"kind": "empty", "name": "", "bot": None}] * 4, "game": 0}
 

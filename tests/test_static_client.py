@@ -15,8 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from sequence_stacks.engine.catalog import catalog
 from sequence_stacks.i18n.messages import MESSAGES
 from sequence_stacks.server.app import STATIC_DIR
+from sequence_stacks.server.play.vocabulary import server_vocabulary
 
 SCRIPTS = sorted(STATIC_DIR.glob("*.js"))
 PAGES = sorted(STATIC_DIR.glob("*.html"))
@@ -102,11 +104,90 @@ def test_the_client_renders_from_the_catalog_fields_and_messages() -> None:
     assert "/api/catalog" in text["messages.js"]
     assert "/api/messages" in text["messages.js"]
     assert "Intl.PluralRules" in text["messages.js"]
-    assert "catalog().cards[" in text["eventlog.js"]
+    assert "catalog().cards[" in text["words.js"]
     assert "action_table" in text["table.js"]
     assert "action_id" in text["table.js"]
-    for name in ("table.js", "lobby.js", "replay.js"):
+    for name in ("table.js", "lobby.js", "replay.js", "tutorial.js"):
         assert "loadWords()" in text[name], name
+    # One board (#23): the table, the tutorial and the replay draw it, none draws piles.
+    for name in ("table.js", "tutorial.js", "replay.js"):
+        assert "new Board(" in text[name], name
+        assert "pileFace(" not in text[name], name
+    assert "catalog.events" in text["vocabulary.js"]
+
+
+# --- No vocabulary value spelled in a script (#23) ---------------------------------------
+
+# Ways a script compares a value to a string of its own: ==, !=, a case label, a list or
+# set it looks the value up in.
+_QUOTE = "[\"'`]"
+_COMPARE_SHAPES = (
+    r"(?:===?|!==?)\s*{q}(?P<v>{v}){q}",
+    r"{q}(?P<v>{v}){q}\s*(?:===?|!==?)",
+    r"\bcase\s+{q}(?P<v>{v}){q}\s*:",
+    r"\.(?:includes|has|indexOf|startsWith|endsWith)\(\s*{q}(?P<v>{v}){q}",
+    r"new\s+Set\(\s*\[[^\]]*{q}(?P<v>{v}){q}",
+    r"\[\s*{q}(?P<v>{v}){q}\s*(?:,[^\]]*)?\]\s*\.\s*(?:includes|indexOf)\(",
+)
+
+
+def vocabulary_values() -> set[str]:
+    """Every value of every vocabulary /api/catalog serves (the engine's and the server's)."""
+    served = catalog() | server_vocabulary()
+    lists = ("phases", "action_types", "end_reasons", "draw_reasons")
+    values = {value for name in lists for value in served[name]}
+    values |= {value for name in server_vocabulary() for value in served[name]}
+    values |= set(served["events"])
+    values |= {colour["key"] for colour in served["colours"]}
+    values |= {kind["action"] for kind in served["kinds"] if kind["action"]}
+    return values
+
+
+def vocabulary_compares(text: str, values: set[str]) -> list[str]:
+    """The lines of ``text`` that compare a value to one of ``values`` spelled out."""
+    alternatives = "|".join(re.escape(v) for v in sorted(values, key=len, reverse=True))
+    shapes = [re.compile(shape.format(q=_QUOTE, v=alternatives)) for shape in _COMPARE_SHAPES]
+    return [
+        f"{number}: {line.strip()}"
+        for number, line in enumerate(text.splitlines(), 1)
+        if any(shape.search(line) for shape in shapes)
+    ]
+
+
+def test_the_vocabulary_scan_catches_what_it_is_for() -> None:
+    values = vocabulary_values()
+    assert {"playing", "block_window", "bot", "lobby", "add_bot", "turn", "TurnStarted"} <= values
+    bad = "\n".join(
+        [
+            'if (view.phase === "playing") go();',
+            "if ('bot' !== seat.kind) go();",
+            "case `add_bot`:",
+            'const kinds = new Set(["sit", "leave"]);',
+            'if (["TurnStarted", "GameEnded"].includes(event.type)) go();',
+            'if (timer?.kind == "turn") go();',
+            'if (names.includes("block_window")) go();',
+        ]
+    )
+    assert len(vocabulary_compares(bad, values)) == 7
+    good = "\n".join(
+        [
+            "if (view.phase === PHASE.PLAYING) go();",
+            'if (event.key === "Escape") go();',
+            'play("turn");',
+            'h("span", { class: "chip blue" });',
+            'if (block.type === "table") go();',
+        ]
+    )
+    assert vocabulary_compares(good, values) == []
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=lambda path: path.name)
+def test_no_script_compares_a_vocabulary_value_to_its_own_string(path: Path) -> None:
+    """Phases, table statuses, seat kinds, ops, timer kinds, action types, event kinds,
+    end and draw reasons, colours and action cards are named by vocabulary.js's constants
+    (generated from /api/catalog), never spelled in a script."""
+    found = vocabulary_compares(path.read_text(), vocabulary_values())
+    assert not found, "\n".join(f"{path.name}:{line}" for line in found)
 
 
 class _InlineCode(HTMLParser):

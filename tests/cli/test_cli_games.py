@@ -279,7 +279,7 @@ def test_serve_help_shows_every_default(capsys: pytest.CaptureFixture[str]) -> N
         ("--host", "127.0.0.1"),
         ("--port", "8000"),
         ("--turn-timeout", "90"),
-        ("--block-timeout", "8"),
+        ("--block-timeout", "5"),
         ("--grace-period", "60"),
         ("--bot-delay", "0.5,1.2"),
         ("--log-level", "warning"),

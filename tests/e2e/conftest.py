@@ -74,7 +74,7 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
         **NO_LIMITS,
         "SEQUENCE_STACKS_BOT_DELAY": "0.02,0.08",
         "SEQUENCE_STACKS_BOT_BLOCK_DELAY": "0.05,0.2",
-        "SEQUENCE_STACKS_BLOCK_TIMEOUT": "30",
+        "SEQUENCE_STACKS_BLOCK_TIMEOUT": "3",  # a window lasts its whole time: 4.8 s relaxed
         "SEQUENCE_STACKS_TURN_TIMEOUT": "120",
         "SEQUENCE_STACKS_GRACE_PERIOD": "120",
     }

@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from sequence_stacks.server import Storage
-from sequence_stacks.server.audit import card_ids, frame_leaks, hidden_history
+from sequence_stacks.server.play.audit import card_ids, frame_leaks, hidden_history
 
 from .conftest import ARTIFACTS
 
@@ -58,8 +58,8 @@ class Tab:
 
     def ui(self) -> dict[str, Any]:
         data: dict[str, Any] = self.page.evaluate(
-            "() => { const s = window.sequenceStacks; return {you: s.ui.you, view: s.ui.view,"
-            " table: s.ui.table, version: s.socket.version}; }"
+            "() => { const s = window.sequenceStacks; return {you: s.game.you, view: s.game.view,"
+            " table: s.game.table, version: s.socket.version}; }"
         )
         return data
 
@@ -134,9 +134,22 @@ def answer_window(tabs: list[Tab]) -> bool | None:
 
 
 def pass_window(tabs: list[Tab]) -> None:
+    """Each asked player who has not answered yet passes. Answers are held until the
+    window's whole time is up (docs/rules-notes.md N19): the prompt then says so and
+    its buttons go, and the page's version moves on at the window's end."""
     for tab in tabs:
-        if tab.page.locator("#block-prompt").is_visible():
-            act_and_wait(tab, lambda page=tab.page: page.click("#answer-pass"))
+        if tab.page.locator("#answer-pass").is_visible():
+            act_and_wait(tab, lambda page=tab.page: _click_if_still_there(page, "#answer-pass"))
+
+
+def _click_if_still_there(page: Any, selector: str) -> None:
+    """Click ``selector`` unless it goes before it can be clicked: a Block window can end
+    (its time is up, a bot blocked) between looking at the button and clicking it."""
+    try:
+        page.click(selector, timeout=3_000)
+    except PlaywrightTimeout:
+        if page.locator(selector).is_visible():
+            raise  # still there and still not clickable: that is a fault, not a race
 
 
 def assert_no_leaks(

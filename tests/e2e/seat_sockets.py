@@ -10,7 +10,7 @@ import json
 import random
 import time
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
@@ -40,10 +40,12 @@ class SeatSocket:
         self.view: dict[str, Any] | None = None
         self.table: dict[str, Any] = {}
         self.actions: list[str] = []
+        self.timer: dict[str, Any] | None = None
+        self.timer_at = 0.0
         self.answers: dict[str, dict[str, Any]] = {}
         self.count = 0
         self.sent = time.monotonic()
-        self._send({"type": "hello", "token": token, "last_version": None})
+        self._send({"type": "hello", "token": token, "last_version": None, "notation": True})
         self.wait(lambda: self.version >= 0)
         assert self.table["seats"][seat]["kind"] == "human", self.table["seats"][seat]
 
@@ -57,15 +59,20 @@ class SeatSocket:
             if kind == "update" and frame["version"] != self.version + 1:
                 self._send({"type": "sync", "last_version": self.version})
                 return
+            if "view_changes" in frame:  # only what changed (docs/protocol.md)
+                frame["view"] = {**(self.view or {}), **frame["view_changes"]}
+            frame.setdefault("table", self.table)
             self.version = frame["version"]
             self.view = frame["view"]
             self.table = frame["table"]
+            self.timer = frame.get("timer")
+            self.timer_at = time.monotonic()
             if frame.get("actions"):
                 self.actions = frame["actions"]
         elif kind in ("ack", "refused", "error") and frame.get("id"):
             self.answers[frame["id"]] = frame
 
-    def wait(self, done: Callable[[], bool], timeout: float = 15) -> None:
+    def wait(self, done: Callable[[], bool], timeout: float = 30) -> None:
         deadline = time.monotonic() + timeout
         while not done():
             assert time.monotonic() < deadline, f"seat {self.seat} waited in vain"
@@ -86,6 +93,20 @@ class SeatSocket:
         self.wait(functools.partial(reached, self, version))
         return version
 
+    def answer(self, action: str) -> str:
+        """Answer a Block window without waiting: the server holds every answer until
+        the window's time is up (docs/rules-notes.md N19) and acknowledges it then."""
+        self.count += 1
+        ident = f"py{self.seat}-{self.count}"
+        self._send({"type": "act", "id": ident, "version": self.version, "action": action})
+        return ident
+
+    def seconds_left(self) -> float:
+        """What is left of the countdown the last frame carried (0 with none)."""
+        if self.timer is None:
+            return 0.0
+        return float(self.timer["remaining_ms"]) / 1000 - (time.monotonic() - self.timer_at)
+
     def legal(self) -> list[str]:
         assert self.view is not None
         return [self.actions[i] for i in self.view["legal_action_ids"]]
@@ -93,6 +114,24 @@ class SeatSocket:
 
 def reached(seat: SeatSocket, version: int) -> bool:
     return seat.version >= version
+
+
+def pass_window(seats: Sequence[SeatSocket]) -> None:
+    """Every seat the open Block window asks passes; wait for the window to close
+    (its whole time: the answers are held till then, docs/rules-notes.md N19)."""
+    first = seats[0]
+    assert first.view is not None
+    view = first.view
+    for seat in view["window_pending"]:
+        seats[seat].answer("pass")
+    opened = _window_of(view)
+    first.wait(lambda: first.view is None or _window_of(first.view) != opened)
+
+
+def _window_of(view: dict[str, Any]) -> tuple[int, int, int] | None:
+    if view["phase"] != "block_window":
+        return None
+    return (view["turn_count"], view["turn_actions"], view["window_pile"])
 
 
 def _choose(legal: list[str], rng: random.Random) -> str:
@@ -110,8 +149,18 @@ def _choose(legal: list[str], rng: random.Random) -> str:
 class PythonTable:
     """A table whose every seat Python plays, at machine speed."""
 
-    def __init__(self, server: ServerProcess, options: dict[str, Any], names: list[str]) -> None:
-        created = post(server, "/api/tables", {"options": options, "visibility": "unlisted"})
+    def __init__(
+        self,
+        server: ServerProcess,
+        options: dict[str, Any],
+        names: list[str],
+        *,
+        pace: str = "fast",
+    ) -> None:
+        # Fast by default: every Block window lasts its whole time (N19), and Python
+        # plays through many; a page that must answer one takes a relaxed table.
+        body = {"options": options, "visibility": "unlisted", "pace": pace}
+        created = post(server, "/api/tables", body)
         self.table_id: str = created["id"]
         self.tokens: list[str] = []
         for seat, name in enumerate(names):
@@ -129,16 +178,24 @@ class PythonTable:
     def close(self) -> None:
         self.stack.close()
 
+    def pass_window(self) -> None:
+        """Every seat the open Block window asks passes; wait for it to close."""
+        pass_window(self.seats)
+        self.settle()
+
     def settle(self) -> None:
         newest = max(seat.version for seat in self.seats)
         for seat in self.seats:
             seat.wait(functools.partial(reached, seat, newest))
 
-    def play_until_a_block_is_held(self, max_steps: int = 3000) -> int:
-        """Play until a Block window asks a seat that holds a Block; answer pass for
-        every other asked seat and return that seat, its answer left to someone else.
-        Blocks are never discarded; a finished game is followed by a rematch."""
-        self.seats[0].command("start")
+    def play_until_a_block_is_held(self, max_steps: int = 3000, *, time_left: float = 0.0) -> int:
+        """Play until a Block window asks a seat that holds a Block, with at least
+        ``time_left`` seconds of it left; answer pass for every other asked seat and
+        return that seat, its answer left to someone else. Blocks are never discarded;
+        a finished game is followed by a rematch."""
+        self.settle()
+        if self.seats[0].table["status"] != "playing":
+            self.seats[0].command("start")
         for _ in range(max_steps):
             self.settle()
             first = self.seats[0]
@@ -150,13 +207,12 @@ class PythonTable:
             if view["phase"] == "block_window":
                 pending = list(view["window_pending"])
                 holders: list[int] = [s for s in pending if "block" in self.seats[s].legal()]
-                if holders:
+                if holders and first.seconds_left() >= time_left:
                     for other in pending:
                         if other != holders[0]:
-                            self.seats[other].command("act", action="pass")
+                            self.seats[other].answer("pass")
                     return holders[0]
-                for other in pending:
-                    self.seats[other].command("act", action="pass")
+                self.pass_window()
                 continue
             seat = self.seats[view["current"]]
             seat.command("act", action=_choose(seat.legal(), self.rng))

@@ -29,7 +29,7 @@ from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page
 from websockets.sync.client import ClientConnection, connect
 
 from .conftest import ARTIFACTS, ServerProcess, running_server
-from .seat_sockets import SeatSocket, post, reached
+from .seat_sockets import SeatSocket, pass_window, post, reached
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(240)]
 
@@ -136,8 +136,8 @@ class Watched:
 
     def ui(self) -> dict[str, Any]:
         data: dict[str, Any] = self.page.evaluate(
-            "() => { const s = window.sequenceStacks; return {you: s.ui.you,"
-            " version: s.socket.version, status: s.ui.table && s.ui.table.status}; }"
+            "() => { const s = window.sequenceStacks; return {you: s.game.you,"
+            " version: s.socket.version, status: s.game.table && s.game.table.status}; }"
         )
         return data
 
@@ -207,7 +207,7 @@ def fast_server(tmp_path: Path) -> Iterator[ServerProcess]:
     env = {
         "SEQUENCE_STACKS_BOT_DELAY": "0.02,0.08",
         "SEQUENCE_STACKS_BOT_BLOCK_DELAY": "0.05,0.2",
-        "SEQUENCE_STACKS_BLOCK_TIMEOUT": "60",
+        "SEQUENCE_STACKS_BLOCK_TIMEOUT": "6",
         "SEQUENCE_STACKS_TURN_TIMEOUT": "120",
         "SEQUENCE_STACKS_GRACE_PERIOD": "120",
         "SEQUENCE_STACKS_RATE_PER_SECOND": "1000",
@@ -260,8 +260,7 @@ class Game:
             if first.table["status"] == "over":
                 return
             if view["phase"] == "block_window":
-                for seat in view["window_pending"]:
-                    self.seats[seat].command("act", action="pass")
+                pass_window(self.seats)
                 continue
             seat = self.seats[view["current"]]
             legal = seat.legal()
@@ -287,7 +286,7 @@ class Game:
             page.reload()
         page.wait_for_function(
             "([seat, version]) => { const s = window.sequenceStacks;"
-            " return s && s.ui.you === seat && s.socket.version === version; }",
+            " return s && s.game.you === seat && s.socket.version === version; }",
             arg=[seat, self.seats[seat].version],
         )
 
@@ -336,7 +335,7 @@ class Scene:
 
     def __init__(self, server: ServerProcess, browser: Browser) -> None:
         self.server = server
-        body = {"options": {"player_count": len(NAMES)}, "visibility": "public"}
+        body = {"options": {"player_count": len(NAMES)}, "visibility": "public", "pace": "fast"}
         self.table_id: str = post(server, "/api/tables", body)["id"]
         self.table_url = f"{server.url}/t/{self.table_id}"
         self.player = Watched(browser, "player", DESKTOP)  # takes seat 0, later any seat
@@ -399,16 +398,21 @@ class Scene:
         return game
 
     def check_rules(self) -> None:
-        """The rules help (built from data, not markup) opens with the rule book's
-        sections (GET /api/rules, #14)."""
+        """The rules help (built from data, not markup) opens with the summary for
+        players, and "All the rules" shows the rules for players' sections (GET
+        /api/rules/players, #24)."""
         page = self.spectator.page
         page.keyboard.press("?")
+        page.wait_for_selector("#help[open] .rules-summary")
+        self.check(
+            "rules title", self.spectator.texts("#help h2"), ["How to play", "Using this page"]
+        )
+        page.click("#help .rules-switch")
         page.wait_for_selector("#help[open] .rule-book")
-        title = "Sequence Stacks \u2014 the canonical rules"
-        self.check("rules title", self.spectator.texts("#help h2"), ["Using this page", title])
-        self.check("rules sections", len(self.spectator.texts("#help h3")), 9)
-        self.check("rules tables", len(self.spectator.texts("#help table")), 1)
-        self.check("rules list items", len(self.spectator.texts("#help li")) > 40, True)
+        title = "The rules of Sequence Stacks"
+        self.check("rules title", self.spectator.texts("#help .rule-book h2"), [title])
+        self.check("rules sections", len(self.spectator.texts("#help .rule-book h3")), 8)
+        self.check("rules list items", len(self.spectator.texts("#help li")) > 25, True)
         self.spectator.inspect("rules")
         self.spectator.shot("rules", phone=False)
         page.click("#help .close")

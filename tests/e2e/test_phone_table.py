@@ -54,7 +54,7 @@ CASES: Final = (
     ("ms", SMALL, 5),
 )
 
-MY_TURN: Final = """() => { const u = window.sequenceStacks.ui;
+MY_TURN: Final = """() => { const u = window.sequenceStacks.game;
   return Boolean(u.view && u.you !== null && u.view.phase === "playing" && !u.view.result
     && u.view.current === u.you && u.view.legal_action_ids.length > 0
     && document.querySelector("#hand .card:not(:disabled)") !== null); }"""
@@ -126,7 +126,7 @@ def phone_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPro
     env = {
         **FAST_BOTS,
         **NO_LIMITS,  # a dozen Play-now tables in a minute, from one address
-        "SEQUENCE_STACKS_BLOCK_TIMEOUT": "30",
+        "SEQUENCE_STACKS_BLOCK_TIMEOUT": "6",
         "SEQUENCE_STACKS_TURN_TIMEOUT": "300",
         "SEQUENCE_STACKS_GRACE_PERIOD": "120",
     }
@@ -156,7 +156,7 @@ def _until_my_turn(page: Page, timeout: float = 30) -> None:
           over: document.body.dataset.status === "over", fit: ({FIT})(),
           turn: document.querySelector("#turn .text")?.textContent,
           version: window.sequenceStacks.socket.version,
-          asked: (() => {{ const ui = window.sequenceStacks.ui;
+          asked: (() => {{ const ui = window.sequenceStacks.game;
             return Boolean(ui.view && ui.view.window_pending?.includes(ui.you)); }})() }})""")
         if look["over"]:
             return
@@ -209,7 +209,7 @@ def _check_fits(page: Page, view: ViewportSize, where: str) -> None:
 # with its quotes and hyphens ("«Ջրասամույր»", "Lumba-lumba"): none may break or stick
 # out of the header.
 _EVERY_TABLE_NAME: Final = """async () => {
-  const { ANIMALS } = await import("/static/eventlog.js");
+  const { ANIMALS } = await import("/static/words.js");
   const { t } = await import("/static/messages.js");
   const { setWholeWords } = await import("/static/dom.js");
   const title = document.querySelector("#table-title");
@@ -245,7 +245,7 @@ _EVERY_TABLE_NAME: Final = """async () => {
 # but no word breaks and none sticks out of its card.
 _EVERY_CARD_WORD: Final = """async () => {
   const { cardElement } = await import("/static/cards.js");
-  const { kindInfo } = await import("/static/eventlog.js");
+  const { kindInfo } = await import("/static/words.js");
   const { catalog } = await import("/static/messages.js");
   const { fitCardWords } = await import("/static/dom.js");
   const hand = document.querySelector("#hand");
@@ -366,11 +366,14 @@ def _check_log(page: Page, view: ViewportSize, name: str) -> None:
 
 
 def _check_block_prompt(page: Page, view: ViewportSize, name: str) -> None:
-    """The Block prompt's place on the screen, shown as a Block window would show it."""
+    """The Block prompt's place on the screen, shown as a Block window shows it to a
+    player holding a Block (its two answers; #24: one without sees no buttons)."""
     page.evaluate(
         """() => { const p = document.querySelector('#block-prompt');
         p.querySelector('.text').textContent = document.querySelector('#turn .text').textContent
           + ' ' + document.querySelector('#answer-block').textContent;
+        p.dataset.mode = 'choose';
+        for (const b of p.querySelectorAll('button')) b.hidden = false;
         p.hidden = false; }"""
     )
     prompt = page.evaluate(
@@ -393,8 +396,8 @@ def _check_block_prompt(page: Page, view: ViewportSize, name: str) -> None:
 def _discard_for_the_top(page: Page, catalog: dict[str, Any]) -> bool:
     """Discard a card that can come back from the discard top (a 1, a wild, a Skip);
     False when the hand holds none."""
-    fields = page.evaluate("window.sequenceStacks.ui.fields")
-    legal = page.evaluate("window.sequenceStacks.ui.view.legal_action_ids")
+    fields = page.evaluate("window.sequenceStacks.game.actionTable")
+    legal = page.evaluate("window.sequenceStacks.game.view.legal_action_ids")
     kinds = catalog["kinds"]
     for action_id in legal:
         action = fields[action_id]
@@ -402,7 +405,7 @@ def _discard_for_the_top(page: Page, catalog: dict[str, Any]) -> bool:
         if action["type"] != "discard" or kind is None:
             continue
         if kind["rank"] == 1 or kind["wild"] or kind["action"] == "skip":
-            hand = page.evaluate("window.sequenceStacks.ui.view.hand")
+            hand = page.evaluate("window.sequenceStacks.game.view.hand")
             index = next(
                 i for i, card in enumerate(hand) if catalog["cards"][card] == action["kind"]
             )

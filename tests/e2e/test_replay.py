@@ -52,8 +52,7 @@ def _play_to_the_end(table: PythonTable, limit: int = 3000) -> None:
             return
         view = first.view
         if view["phase"] == "block_window":
-            for seat in view["window_pending"]:
-                table.seats[seat].command("act", action="pass")
+            table.pass_window()
             continue
         seat = table.seats[view["current"]]
         seat.command("act", action=_choose(seat.legal(), table.rng))

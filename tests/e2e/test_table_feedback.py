@@ -1,5 +1,5 @@
 """What the table tells a player (#15 items 4, 8, 10, 11), in a real browser: "Play now"
-from the lobby, a move made for a player whose time ran out marked "(timed out)" with a
+from the lobby, a move made for a player whose time ran out told in the log with a
 notice, the timer's last seconds in the warning colour, sounds (an AudioContext stub
 records the notes), the sound switch remembered, "your turn" announced, and the log
 appending lines instead of rebuilding itself."""
@@ -99,10 +99,12 @@ def test_a_timed_out_move_is_marked_sounds_play_and_the_log_only_appends(
     # Nobody moves for Mina: her 3 s run out, a bot finishes her turn, she is told.
     notice = _english("table.you_timed_out")
     wait_until(page, f"() => document.querySelector('#notice').textContent === {notice!r}")
-    marked = _english("log.timed_out").replace("{line}", "").strip()
+    # The log says so in a line of its own, before the move made for her.
+    marked = _english("log.timed_out").replace("{player}", "Mina (you)")
     lines = page.locator("#log li").all_text_contents()
-    assert any(line.endswith(marked) for line in lines), lines
-    assert any(line.startswith("Mina (you)") and line.endswith(marked) for line in lines)
+    assert marked in lines, lines
+    after = lines[lines.index(marked) + 1]
+    assert after.startswith("Mina (you)"), lines
     # The last seconds of her own timer were shown in the warning colour and sounded.
     wait_until(page, "() => document.querySelector('#turn-timer.warn') !== null")
     assert 440 in page.evaluate("window.__tones")  # the warning

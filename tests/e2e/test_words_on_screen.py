@@ -64,8 +64,8 @@ class Player:
 
     def ui(self) -> dict[str, Any]:
         data: dict[str, Any] = self.page.evaluate(
-            "() => { const s = window.sequenceStacks; return {you: s.ui.you, view: s.ui.view,"
-            " status: s.ui.table && s.ui.table.status, version: s.socket.version}; }"
+            "() => { const s = window.sequenceStacks; return {you: s.game.you, view: s.game.view,"
+            " status: s.game.table && s.game.table.status, version: s.socket.version}; }"
         )
         return data
 
@@ -111,7 +111,10 @@ def _play(player: Player) -> None:
             return
         if page.locator("#block-prompt").is_visible():
             player.shot("block-prompt", scroll_to="#block-prompt")
-            player.act(lambda: page.click("#answer-pass"))
+            if page.locator("#answer-pass").is_visible():
+                player.act(lambda: page.click("#answer-pass"))
+            else:
+                page.wait_for_timeout(50)  # no Block, nothing to tap (#24)
         elif view and view["phase"] == "playing" and view["current"] == state["you"]:
             if moves > 8:
                 player.shot("mid-game")

@@ -7,19 +7,24 @@ import { before, describe, test } from "node:test";
 import { fixture, player, STATIC } from "./fixtures.mjs";
 
 const { setWords } = await import(new URL("messages.js", STATIC));
-const { eventLine } = await import(new URL("eventlog.js", STATIC));
+const { eventLine } = await import(new URL("words.js", STATIC));
 const { keyStep, moveLines, SPEEDS, stepDelay, turnsOf } = await import(new URL("movelist.js", STATIC));
-const { pileNeed } = await import(new URL("board.js", STATIC));
+const { pileNeed } = await import(new URL("pieces.js", STATIC));
 
 before(() => {
   setWords({ messages: fixture("messages.json"), catalog: fixture("catalog.json"), lang: "en" });
 });
 
-const started = (seat, turn) => ({ type: "TurnStarted", seat, turn_number: turn });
-const dealt = (seat) => ({ type: "CardsDrawn", seat, count: 5, cards: [], reason: "deal" });
-const played = (seat, count) => ({ type: "CardPlayed", seat, card: 0, from_discard: false, colour: 0, pile: 0, pile_count: count });
-const discarded = (seat) => ({ type: "Discarded", seat, card: 0 });
-const ended = (seat) => ({ type: "TurnEnded", seat, discarded: true });
+// Events as frames carry them: their fields and their log line as data.
+const said = (key, args) => ({ key, args });
+const started = (seat, turn) => ({ type: "TurnStarted", seat, turn_number: turn, message: said("log.TurnStarted", { player: seat, turn }) });
+const dealt = (seat) => ({ type: "CardsDrawn", seat, count: 5, cards: [], reason: "deal", message: said("log.CardsDrawn.deal", { player: seat, count: 5, cards: [] }) });
+const played = (seat, count) => ({
+  type: "CardPlayed", seat, card: 0, from_discard: false, colour: 0, slot: 0, pile_count: count,
+  message: said("log.CardPlayed", { player: seat, card: 0, pile: [0, 0], count }),
+});
+const discarded = (seat) => ({ type: "Discarded", seat, card: 0, message: said("log.Discarded", { player: seat, card: 0 }) });
+const ended = (seat) => ({ type: "TurnEnded", seat, discarded: true, message: null });
 
 // A short game: the deal; Ann's turn 1 (a play, then a discard); Bob's turn 2, whose
 // Skip skips Ann (no turn of hers starts) and a Block window Ann answers in it; Bob's
@@ -28,11 +33,17 @@ const MOVES = [
   { seat: null, events: [dealt(0), dealt(1), started(0, 1)] },
   { seat: 0, events: [played(0, 1)] },
   { seat: 0, events: [discarded(0), ended(0), started(1, 2)] },
-  { seat: 1, events: [{ type: "SkipPlayed", seat: 1, card: 0, from_discard: false }] },
-  { seat: 1, events: [played(1, 5), { type: "BlockWindowOpened", completer: 1, colour: 0, pile: 0 }] },
-  { seat: 0, events: [{ type: "BlockAnswered", seat: 0, blocked: false }, { type: "PileCompleted", seat: 1, colour: 0, pile: 0 }] },
-  { seat: 1, events: [discarded(1), ended(1), { type: "TurnSkipped", seat: 0 }, started(1, 3)] },
-  { seat: 1, events: [played(1, 2), { type: "GameEnded", reason: "win", winner: 1, scores: [0, 1] }] },
+  { seat: 1, events: [{ type: "SkipPlayed", seat: 1, card: 0, from_discard: false, message: said("log.SkipPlayed", { player: 1, card: 0 }) }] },
+  { seat: 1, events: [played(1, 5), { type: "BlockWindowOpened", completer: 1, colour: 0, slot: 0, message: said("log.BlockWindowOpened.blue", { player: 1 }) }] },
+  {
+    seat: 0,
+    events: [
+      { type: "BlockAnswered", seat: 0, blocked: false, message: said("log.BlockAnswered.pass", { player: 0 }) },
+      { type: "PileCompleted", seat: 1, colour: 0, slot: 0, message: said("log.PileCompleted.blue", {}) },
+    ],
+  },
+  { seat: 1, events: [discarded(1), ended(1), { type: "TurnSkipped", seat: 0, message: said("log.TurnSkipped", { player: 0 }) }, started(1, 3)] },
+  { seat: 1, events: [played(1, 2), { type: "GameEnded", reason: "win", winner: 1, returns: [0, 1], message: said("log.GameEnded.win", { player: 1 }) }] },
 ];
 
 describe("the move list", () => {

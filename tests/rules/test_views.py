@@ -4,16 +4,22 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import pytest
 
 from sequence_stacks.engine import (
     Phase,
+    Settings,
     State,
     View,
+    apply_in_place,
     event_for,
     legal_action_ids,
+    legal_actions,
+    new_game,
     observe,
+    observe_seats,
 )
 from sequence_stacks.engine.events import CardsDrawn
 
@@ -62,6 +68,41 @@ def test_r34_public_facts_are_in_every_view(seat: int | None) -> None:
     assert view.pending_skips == 1
     assert view.phase == Phase.PLAYING
     assert view.to_dict()["phase"] == "playing"
+
+
+def test_r34_a_view_says_who_decides_now() -> None:
+    state = rig(hands={0: ["B5", "R1"]}, piles={0: ["B1", "B2", "B3", "B4"]})
+    for seat in (None, 0, 2):
+        assert observe(state, seat).deciders == (0,)
+    state, _ = act(state, 0, "B5>1")  # completes the pile: a Block window asks the others
+    assert state.phase == Phase.BLOCK_WINDOW
+    assert observe(state, None).deciders == (1, 2, 3) == state.deciders()
+    state, _ = act(state, 2, "pass")
+    assert observe(state, 0).deciders == (1, 3)
+    assert observe(state, 0).to_dict()["deciders"] == [1, 3]
+
+
+@pytest.mark.parametrize(
+    ("piles", "slots"),
+    [
+        ({}, (0, 2)),
+        ({0: ["B1"], 2: ["R1", "R2"]}, (1, 3)),
+        ({1: ["B1"]}, (0, 2)),
+        ({0: ["B1"], 1: ["BW"], 3: ["R1"]}, (None, 2)),
+    ],
+)
+def test_r9_a_view_says_which_slot_a_new_pile_takes(
+    piles: dict[int, list[str]], slots: tuple[int | None, int | None]
+) -> None:
+    state = rig(hands={0: ["B1", "R1"]}, piles=piles)
+    view = observe(state, 1)
+    assert view.new_pile_slots == slots
+    assert view.to_dict()["new_pile_slots"] == list(slots)
+    for colour, slot in enumerate(slots):
+        if slot is None:
+            continue
+        played, _ = act(state, 0, f"{'BR'[colour]}1>new")  # the engine puts it there
+        assert kinds(played.piles[slot]) == [f"{'BR'[colour]}1"]
 
 
 def test_r34_public_effects_of_actions_reach_everyone() -> None:
@@ -141,3 +182,21 @@ def test_r36_views_stay_hidden_after_moves() -> None:
 def test_r36_observe_refuses_a_seat_not_in_the_game() -> None:
     with pytest.raises(ValueError, match="no seat 4"):
         observe(_busy(), 4)
+
+
+@pytest.mark.parametrize("player_count", [2, 4, 6])
+def test_r34_r36_views_of_several_seats_at_once_are_each_seat_s_own(player_count: int) -> None:
+    """``observe_seats`` shares what everyone sees and gives each seat what it alone may
+    see: each of its views is exactly ``observe``'s, at every position of a game."""
+    rng = random.Random(player_count)
+    state = new_game(Settings(player_count=player_count), player_count)
+    seats: list[int | None] = [None, *range(player_count)]
+    for _ in range(400):
+        if state.is_over:
+            break
+        views = observe_seats(state, seats)
+        assert [view.to_dict() for view in views] == [observe(state, s).to_dict() for s in seats]
+        seat = rng.choice(state.deciders())
+        apply_in_place(state, seat, rng.choice(legal_actions(state, seat)))
+    with pytest.raises(ValueError, match="no seat"):
+        observe_seats(state, [0, player_count])

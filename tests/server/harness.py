@@ -12,9 +12,9 @@ import anyio
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from sequence_stacks.server import ServerSettings
-from sequence_stacks.server.audit import connection_leaks
-from sequence_stacks.server.service import hash_token
-from sequence_stacks.server.storage import Storage
+from sequence_stacks.server.play import hash_token
+from sequence_stacks.server.play.audit import connection_leaks
+from sequence_stacks.server.store import Storage
 
 Frame = dict[str, Any]
 
@@ -23,7 +23,7 @@ FAST = ServerSettings(
     bot_delay=(0.0, 0.0),
     bot_block_delay=(0.0, 0.0),
     turn_timeout=600.0,
-    block_timeout=600.0,
+    block_timeout=0.25,  # a Block window lasts its whole time (0.4 s at the default relaxed pace)
     grace_period=600.0,
 )
 # A rate-limited command is sent again after this pause, at most this many times.
@@ -84,7 +84,9 @@ class Player:
 
     def hello(self, token: str | None = None, last_version: int | None = None) -> Frame:
         self.token = token
-        self.send({"type": "hello", "token": token, "last_version": last_version})
+        # A script: the seat's actions in notation too (the browser reads fields).
+        hello = {"type": "hello", "token": token, "last_version": last_version, "notation": True}
+        self.send(hello)
         return self.wait_for(lambda f: f["type"] == "sync")
 
     def command(self, kind: str, *, version: int | None = None, **fields: Any) -> str:
@@ -149,6 +151,7 @@ class Player:
             assert frame["version"] == self.version + 1, (
                 f"{self.name}: version gap {self.version} -> {frame['version']}"
             )
+            whole(frame, self.view, self.table)
             self.version = frame["version"]
             self.view = frame["view"]
             self.table = frame["table"]
@@ -194,6 +197,15 @@ class Player:
 
     def over(self) -> bool:
         return bool(self.view and self.view["result"])
+
+
+def whole(frame: Frame, view: Frame | None, table: Frame | None) -> None:
+    """Make an update whole as a client does (docs/protocol.md, "Only what changed"):
+    its view from the last one and ``view_changes``, its table the last one's if absent."""
+    if "view_changes" in frame:
+        assert view is not None, "view changes with no view to lay them over"
+        frame["view"] = {**view, **frame["view_changes"]}
+    frame.setdefault("table", table)
 
 
 def anyio_time() -> float:

@@ -7,7 +7,7 @@ import contextlib
 from collections.abc import Iterator
 from typing import Final
 
-from sequence_stacks.server.storage import MemoryStorage, Storage
+from sequence_stacks.server.store import MemoryStorage, Storage
 from support.postgres import fresh_schema, server_url
 
 __all__ = ["STORAGE_KINDS", "fresh_schema", "server_url", "storage_of"]
@@ -21,7 +21,7 @@ def storage_of(kind: str) -> Iterator[Storage]:
     if kind == "memory":
         yield MemoryStorage()
         return
-    from sequence_stacks.server.postgres import PostgresStorage  # noqa: PLC0415
+    from sequence_stacks.server.store.postgres import PostgresStorage  # noqa: PLC0415
 
     with fresh_schema() as url:
         store = PostgresStorage(url)

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from sequence_stacks.engine import Settings, card_text
-from sequence_stacks.server.audit import (
+from sequence_stacks.server.play.audit import (
     card_ids,
     connection_leaks,
     frame_leaks,
     hidden_cards,
     hidden_history,
 )
-from sequence_stacks.server.storage import LogEntry, TableRow
-from sequence_stacks.server.table import Table
+from sequence_stacks.server.play.table import Table
+from sequence_stacks.server.store import LogEntry, TableRow
 
 
 def _started() -> tuple[TableRow, list[LogEntry]]:

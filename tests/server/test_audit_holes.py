@@ -14,9 +14,11 @@ from starlette.websockets import WebSocketDisconnect
 
 from sequence_stacks.engine import Replay, observe
 from sequence_stacks.server import MemoryStorage, ServerSettings, Storage, create_app
-from sequence_stacks.server.protocol import dumps, loads
-from sequence_stacks.server.storage import TableRow
-from sequence_stacks.server.table import Refusal, Table
+from sequence_stacks.server.play import Refusal
+from sequence_stacks.server.play.codec import dumps
+from sequence_stacks.server.play.commands import Ping, decode
+from sequence_stacks.server.play.table import Table
+from sequence_stacks.server.store import TableRow
 
 from .harness import (
     FAST,
@@ -177,15 +179,22 @@ def test_nan_and_infinity_are_refused_and_never_echoed(client: TestClient, text:
 
 
 @pytest.mark.parametrize("text", ["9" * 5000, "[" * 100_000, b"\xff\xfe", "NaN", "1e400"])
-def test_strict_loads_refuses_what_json_cannot_hold(text: str | bytes) -> None:
+def test_strict_decoding_refuses_what_json_cannot_hold(text: str | bytes) -> None:
     with pytest.raises(Refusal) as refused:
-        loads(text)
+        decode(text)
     assert refused.value.code == "bad_json"
 
 
-def test_no_frame_can_hold_nan() -> None:
-    with pytest.raises(ValueError, match="JSON"):
-        dumps({"type": "pong", "t": float("nan")})
+@pytest.mark.parametrize("number", ["9" * 5000, "NaN", "Infinity", "-1e400", "1e400"])
+def test_no_frame_can_hold_a_number_json_cannot(number: str) -> None:
+    """The one number a client can put in a frame is a ping's stamp, echoed in the
+    pong: one JSON cannot hold is refused on the way in, so it never comes back out."""
+    with pytest.raises(Refusal) as refused:
+        decode('{"type": "ping", "t": ' + number + "}")
+    assert refused.value.code == "bad_json"
+    largest = decode('{"type": "ping", "t": 1.7976931348623157e308}')
+    assert isinstance(largest, Ping)
+    _strict(dumps({"type": "pong", "t": largest.t}))
 
 
 @pytest.mark.parametrize("stamp", [[1, 2], {"a": 1}, True, "x" * 65])

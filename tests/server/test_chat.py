@@ -9,7 +9,7 @@ from starlette.testclient import TestClient
 
 from sequence_stacks.i18n import LANGUAGES, MESSAGES, translation
 from sequence_stacks.server import Storage
-from sequence_stacks.server.protocol import CHAT_PHRASES
+from sequence_stacks.server.play.commands import CHAT_PHRASES
 
 from .harness import connect, create_table, sit
 

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sqlite3
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
-from sequence_stacks.server import MemoryStorage, TableService, create_app
-from sequence_stacks.server.entries import (
+from sequence_stacks.server import MemoryStorage, create_app
+from sequence_stacks.server.play import Refusal, RefusalCode, commands
+from sequence_stacks.server.play.entries import (
     Act,
     AddBot,
     Leave,
@@ -116,35 +115,22 @@ def test_every_entry_the_server_stores_is_one_the_codec_reads_and_writes_again()
         assert encode(decode(payload)) == payload
 
 
-class _Sink:
-    def __init__(self, token_hash: str | None) -> None:
-        self.seat: int | None = None
-        self.token_hash = token_hash
-        self.frames: list[dict[str, Any]] = []
-
-    def send(self, frame: Mapping[str, Any]) -> None:
-        self.frames.append(dict(frame))
-
-    def send_text(self, text: str) -> None:
-        self.frames.append(json.loads(text))
-
-
 def test_an_unknown_command_is_refused_and_changes_nothing() -> None:
-    """The service never treats an unmatched command as some other one."""
-
-    async def scenario() -> None:
-        storage = MemoryStorage()
-        service = TableService(storage, FAST)
-        table_id = await service.create_table({"player_count": 2}, visibility="public")
-        _, token = await service.sit(table_id, "Ann", None)
-        ann = _Sink(None)
-        await service.hello(table_id, ann, token, None)
+    """A message of no known type never reaches the service as some other command:
+    it is refused by the decoder (the socket answers with an error), naming the type,
+    and the table's log is unchanged."""
+    storage = MemoryStorage()
+    with TestClient(create_app(FAST, storage=storage)) as client:
+        table_id = create_table(client, {"player_count": 2})
+        _, token = sit(client, table_id, "Ann")
         before = storage.entries(table_id)
-        await service.command(table_id, ann, {"type": "kick", "id": "k1", "version": 1})
-        refused = ann.frames[-1]
-        assert (refused["type"], refused["code"], refused["id"]) == ("error", "unknown_type", "k1")
+        with connect(client, table_id, "ann") as ann:
+            ann.hello(token)
+            ann.send({"type": "kick", "id": "k1", "version": 1})
+            refused = ann.wait_for(lambda frame: frame["type"] == "error")
+        assert (refused["type"], refused["code"]) == ("error", "unknown_type")
         assert "kick" in refused["reason"]
         assert storage.entries(table_id) == before
-        await service.close()
-
-    asyncio.run(scenario())
+    with pytest.raises(Refusal) as decoded:
+        commands.decode('{"type": "kick", "id": "k1", "version": 1}')
+    assert decoded.value.code == RefusalCode.UNKNOWN_TYPE

@@ -18,19 +18,20 @@ import psycopg
 import pytest
 
 from sequence_stacks.engine import Settings, State, apply, legal_actions, new_game, observe
-from sequence_stacks.server import MemoryStorage, SqliteStorage, TableService
-from sequence_stacks.server.postgres import PostgresStorage
-from sequence_stacks.server.protocol import dumps, view_dict
-from sequence_stacks.server.storage import (
+from sequence_stacks.server import MemoryStorage, SqliteStorage, TableService, open_storage
+from sequence_stacks.server.play import commands
+from sequence_stacks.server.play.codec import dumps
+from sequence_stacks.server.play.protocol import view_dict
+from sequence_stacks.server.play.table import Table
+from sequence_stacks.server.store import (
     ListingCursor,
     LogEntry,
     Storage,
     StorageConflictError,
     StorageUnavailableError,
     TableRow,
-    open_storage,
 )
-from sequence_stacks.server.table import Table
+from sequence_stacks.server.store.postgres import PostgresStorage
 
 from .harness import FAST
 from .postgres import fresh_schema
@@ -167,15 +168,14 @@ class _Gated:
 
     def __init__(self, inner: Storage) -> None:
         self.inner = inner
-        self.pending: list[tuple[concurrent.futures.Future[None], concurrent.futures.Future[None]]]
-        self.pending = []
+        self.pending: list[tuple[asyncio.Future[None], asyncio.Future[None]]] = []
         self.gated = False
 
     def create_table(self, row: TableRow) -> None:
         self.inner.create_table(row)
 
     def append(
-        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any]
+        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any] | None
     ) -> None:
         self.inner.append(table_id, entry, status=status, summary=summary)
 
@@ -197,18 +197,24 @@ class _Gated:
         self.inner.close()
 
     def submit(
-        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any]
+        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any] | None
     ) -> concurrent.futures.Future[None]:
-        real = self.inner.submit(table_id, entry, status=status, summary=summary)
+        return self.inner.submit(table_id, entry, status=status, summary=summary)
+
+    def commit_async(
+        self, table_id: str, entry: LogEntry, *, status: str, summary: Mapping[str, Any] | None
+    ) -> asyncio.Future[None]:
+        real = self.inner.commit_async(table_id, entry, status=status, summary=summary)
         if not self.gated:
             return real
-        held: concurrent.futures.Future[None] = concurrent.futures.Future()
+        held: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.pending.append((real, held))
         return held
 
-    def release(self) -> None:
+    async def release(self) -> None:
         for real, held in self.pending:
-            held.set_result(real.result(timeout=10))
+            await real
+            held.set_result(None)
         self.pending.clear()
 
 
@@ -216,6 +222,7 @@ class _Subscriber:
     def __init__(self) -> None:
         self.seat: int | None = None
         self.token_hash: str | None = None
+        self.notation = False
         self.frames: list[dict[str, Any]] = []
 
     def send(self, frame: Mapping[str, Any]) -> None:
@@ -223,6 +230,9 @@ class _Subscriber:
 
     def send_text(self, text: str) -> None:
         self.frames.append(json.loads(text))
+
+    def kick(self, code: int, reason: str) -> None:
+        self.frames.append({"type": "kicked", "code": code, "reason": reason})
 
     def types(self) -> list[str]:
         return [frame["type"] for frame in self.frames]
@@ -251,14 +261,14 @@ def test_no_ack_or_broadcast_before_the_commit_completes() -> None:
         ann.frames.clear()
         bob.frames.clear()
         task = asyncio.create_task(
-            service.command(table_id, ann, {"type": "start", "id": "go", "version": version})
+            service.command(table_id, ann, commands.Start(id="go", version=version))
         )
         for _ in range(20):
             await asyncio.sleep(0)
         assert len(storage.pending) == 1
         assert "ack" not in ann.types()
         assert "update" not in ann.types() + bob.types()
-        storage.release()
+        await storage.release()
         await task
         assert ann.types() == ["ack", "update"]
         assert bob.types() == ["update"]
@@ -277,7 +287,7 @@ def test_a_cancelled_command_still_acks_and_broadcasts_after_its_commit() -> Non
         bob.frames.clear()
         ann.frames.clear()
         task = asyncio.create_task(
-            service.command(table_id, ann, {"type": "start", "id": "go", "version": 2})
+            service.command(table_id, ann, commands.Start(id="go", version=2))
         )
         for _ in range(20):
             await asyncio.sleep(0)
@@ -286,7 +296,7 @@ def test_a_cancelled_command_still_acks_and_broadcasts_after_its_commit() -> Non
             await asyncio.sleep(0)
         assert not task.done()  # still waiting for its commit
         assert ann.frames == []
-        storage.release()
+        await storage.release()
         with pytest.raises(asyncio.CancelledError):
             await task
         assert ann.types() == ["ack", "update"]
@@ -308,12 +318,12 @@ def test_a_crash_between_commit_and_broadcast_loses_nothing(tmp_path: Path) -> N
         table_id, ann, _ = await _seated_table(service, storage)
         storage.gated = True
         task = asyncio.create_task(
-            service.command(table_id, ann, {"type": "start", "id": "go", "version": 2})
+            service.command(table_id, ann, commands.Start(id="go", version=2))
         )
         for _ in range(20):
             await asyncio.sleep(0)
         real, held = storage.pending[0]
-        real.result(timeout=10)  # committed by the writer thread ...
+        await real  # committed by the writer thread ...
         assert "ack" not in ann.types()  # ... but never acknowledged: the process "dies"
         held.set_exception(RuntimeError("the server process died here"))
         with pytest.raises(RuntimeError):
@@ -339,9 +349,7 @@ def test_a_crash_between_commit_and_broadcast_loses_nothing(tmp_path: Path) -> N
         # answered as a duplicate (ids are per token: docs/protocol.md).
         seated = _Subscriber()
         seated.token_hash = ann_hash
-        await service.command(
-            table_id, seated, {"type": "start", "id": client_id, "version": version - 1}
-        )
+        await service.command(table_id, seated, commands.Start(id=client_id, version=version - 1))
         assert seated.frames[-1] == {
             "type": "ack",
             "id": client_id,

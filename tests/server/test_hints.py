@@ -21,7 +21,7 @@ from sequence_stacks.engine import (
     position_to_dict,
 )
 from sequence_stacks.server import Storage
-from sequence_stacks.server.hints import suggestion
+from sequence_stacks.server.play.hints import suggestion
 
 from .harness import Player, connect, create_table, sit
 

@@ -15,8 +15,8 @@ from websockets.frames import Frame
 from websockets.protocol import Protocol, Side
 
 from sequence_stacks.server import MemoryStorage, ServerSettings, add_serve_parser, create_app
-from sequence_stacks.server.app import _DirectWriter
-from sequence_stacks.server.audit import card_ids, hidden_history
+from sequence_stacks.server.play.audit import card_ids, hidden_history
+from sequence_stacks.server.web.transport import DirectWriter
 
 from .harness import FAST, SHORT_GAME, connect, create_table, play_until_over, sit
 
@@ -101,7 +101,7 @@ def test_pages_and_static_files_are_served_without_game_data(client: TestClient)
         assert not card_ids(page.text)
     for name in ("app.css", "table.js", "cards.js", "net.js", "lobby.js", "replay.js"):
         assert client.get(f"/static/{name}").status_code == 200, name
-    assert client.get("/api/health").json() == {"ok": True}
+    assert client.get("/api/health").json() == {"ok": True, "ready": True}
 
 
 def test_replays_show_a_seat_during_the_game_and_everything_after(
@@ -198,7 +198,7 @@ def test_serve_subcommand_parses_its_options() -> None:
 
 
 class WebSocketsSansIOProtocol:
-    """Stands in for uvicorn's protocol of that name: what ``_DirectWriter`` uses."""
+    """Stands in for uvicorn's protocol of that name: what ``DirectWriter`` uses."""
 
     def __init__(self) -> None:
         self.conn = Protocol(Side.SERVER)
@@ -219,7 +219,7 @@ class WebSocketsSansIOProtocol:
 
 def test_direct_writes_are_the_same_frames_in_one_write() -> None:
     protocol = WebSocketsSansIOProtocol()
-    writer = _DirectWriter.of(protocol.send)
+    writer = DirectWriter.of(protocol.send)
     assert writer is not None
     texts = ['{"type":"ack","id":"a","version":7}', '{"type":"update","é":"ü"}']
     assert writer.write(texts)
@@ -234,7 +234,7 @@ def test_direct_writes_are_the_same_frames_in_one_write() -> None:
     protocol.close_sent = True
     assert not writer.write(["{}"])
     assert len(protocol.writes) == 1
-    assert _DirectWriter.of(print) is None  # any other server: the ASGI path
+    assert DirectWriter.of(print) is None  # any other server: the ASGI path
 
 
 def test_names_the_server_makes_come_as_messages_to_word(client: TestClient) -> None:

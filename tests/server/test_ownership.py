@@ -6,15 +6,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 from collections.abc import AsyncIterator, Iterator
 
 import psycopg
 import pytest
 
-from sequence_stacks.server.cluster import ClusteredTableService
-from sequence_stacks.server.ownership import Ownership, table_key
-from sequence_stacks.server.postgres import PostgresStorage
-from sequence_stacks.server.table import Refusal
+from sequence_stacks.server.play import Refusal, TableService
+from sequence_stacks.server.play.cluster import OwnershipGate
+from sequence_stacks.server.play.ownership import Ownership, table_key
+from sequence_stacks.server.store.postgres import PostgresStorage
 
 from .harness import FAST
 from .postgres import fresh_schema
@@ -28,13 +29,22 @@ def url() -> Iterator[str]:
         yield schema_url
 
 
+@dataclasses.dataclass
+class Worker:
+    """One worker's table service and the advisory locks its gate holds."""
+
+    service: TableService
+    ownership: Ownership
+
+
 @contextlib.asynccontextmanager
-async def worker(url: str, name: str) -> AsyncIterator[ClusteredTableService]:
+async def worker(url: str, name: str) -> AsyncIterator[Worker]:
     store = PostgresStorage(url)
-    service = ClusteredTableService(store, FAST, Ownership(url, name))
+    ownership = Ownership(url, name)
+    service = TableService(store, FAST, gate=OwnershipGate(ownership, FAST))
     await service.start()
     try:
-        yield service
+        yield Worker(service, ownership)
     finally:
         await service.close()
         store.close()
@@ -66,18 +76,18 @@ def test_the_key_is_the_same_for_every_worker_and_differs_between_tables() -> No
 def test_one_owner_the_other_worker_is_refused_and_reads_from_the_database(url: str) -> None:
     async def scenario() -> None:
         async with worker(url, "a") as a, worker(url, "b") as b:
-            table_id = await a.create_table({"player_count": 2}, visibility="public")
-            await a.sit(table_id, "Ann", None)
+            table_id = await a.service.create_table({"player_count": 2}, visibility="public")
+            await a.service.sit(table_id, "Ann", None)
             assert a.ownership.holds(table_id)
             with pytest.raises(Refusal) as refused:
-                await b.sit(table_id, "Bob", None)
+                await b.service.sit(table_id, "Bob", None)
             assert refused.value.code == "elsewhere"
             assert not b.ownership.holds(table_id)
             # Any worker answers the lobby, from the database when it does not own it.
-            lobby = await b.lobby(table_id)
+            lobby = await b.service.lobby(table_id)
             assert [seat.get("name") for seat in lobby["seats"]][:1] == ["Ann"]
-            assert b.health()["tables"] == 0
-            assert a.health()["tables"] == 1
+            assert b.service.health()["tables"] == 0
+            assert a.service.health()["tables"] == 1
             assert _log(url, table_id)[-1][0] == 1
 
     asyncio.run(scenario())
@@ -87,10 +97,10 @@ def test_a_dead_owners_table_is_taken_and_a_graceful_stop_releases_it(url: str) 
     async def scenario() -> None:
         async with worker(url, "b") as b:
             async with worker(url, "a") as a:
-                table_id = await a.create_table({"player_count": 2}, visibility="public")
-                await a.sit(table_id, "Ann", None)
+                table_id = await a.service.create_table({"player_count": 2}, visibility="public")
+                await a.service.sit(table_id, "Ann", None)
             # a stopped (its session ended): b takes the table on the next request.
-            await b.sit(table_id, "Bob", None)
+            await b.service.sit(table_id, "Bob", None)
             assert b.ownership.holds(table_id)
             assert [version for version, _ in _log(url, table_id)] == [1, 2]
 
@@ -104,8 +114,8 @@ def test_a_forced_race_lets_only_one_worker_commit_a_version(url: str) -> None:
 
     async def scenario() -> None:
         async with worker(url, "a") as a, worker(url, "b") as b:
-            table_id = await a.create_table({"player_count": 3}, visibility="public")
-            await a.sit(table_id, "Ann", None)
+            table_id = await a.service.create_table({"player_count": 3}, visibility="public")
+            await a.service.sit(table_id, "Ann", None)
             a.ownership.paused.set()
             pid = a.ownership.backend_pid
             assert pid is not None
@@ -113,20 +123,20 @@ def test_a_forced_race_lets_only_one_worker_commit_a_version(url: str) -> None:
                 # With a timeout it returns once the session is gone (PostgreSQL 14+).
                 admin.execute("SELECT pg_terminate_backend(%s, 10000)", (pid,))
             assert a.ownership.holds(table_id)  # a has not noticed
-            await b.sit(table_id, "Bob", None)
+            await b.service.sit(table_id, "Bob", None)
             assert b.ownership.holds(table_id)
             with pytest.raises(Refusal) as refused:
-                await a.sit(table_id, "Cat", None)
+                await a.service.sit(table_id, "Cat", None)
             assert refused.value.code == "elsewhere"
             log = _log(url, table_id)
             assert [version for version, _ in log] == [1, 2]
             assert "Bob" in log[1][1]
             assert all("Cat" not in payload for _, payload in log)
-            await _until(lambda: table_id not in a._runtimes, "a drops the table")
+            await _until(lambda: table_id not in a.service.tables.loaded(), "a drops the table")
             a.ownership.paused.clear()
             await _until(lambda: not a.ownership.held, "a's heartbeat finds its session gone")
             # b acts on: its table is at version 2 and takes version 3.
-            await b.sit(table_id, "Dee", None)
+            await b.service.sit(table_id, "Dee", None)
             assert [version for version, _ in _log(url, table_id)] == [1, 2, 3]
 
     asyncio.run(scenario())
@@ -137,18 +147,18 @@ def test_a_worker_refused_a_table_gets_it_handed_over_on_the_retry(
 ) -> None:
     """The proxy sends a table's players to b (say a dead worker back in the ring)
     while a owns it: b refuses, asks a to let go, and b takes it on the retry."""
-    monkeypatch.setattr("sequence_stacks.server.cluster.MIN_HOLD", 0.0)
+    monkeypatch.setattr("sequence_stacks.server.play.cluster.MIN_HOLD", 0.0)
 
     async def scenario() -> None:
         async with worker(url, "a") as a, worker(url, "b") as b:
-            table_id = await a.create_table({"player_count": 3}, visibility="public")
-            await a.sit(table_id, "Ann", None)
+            table_id = await a.service.create_table({"player_count": 3}, visibility="public")
+            await a.service.sit(table_id, "Ann", None)
             with pytest.raises(Refusal) as refused:
-                await b.sit(table_id, "Bob", None)
+                await b.service.sit(table_id, "Bob", None)
             assert refused.value.code == "elsewhere"
             await _until(lambda: not a.ownership.holds(table_id), "a lets the table go")
-            assert table_id not in a._runtimes
-            await b.sit(table_id, "Bob", None)
+            assert table_id not in a.service.tables.loaded()
+            await b.service.sit(table_id, "Bob", None)
             assert b.ownership.holds(table_id)
             assert [version for version, _ in _log(url, table_id)] == [1, 2]
 

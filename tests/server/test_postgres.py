@@ -14,19 +14,18 @@ import pytest
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from starlette.testclient import TestClient
 
-from sequence_stacks.server import create_app
-from sequence_stacks.server.postgres import (
-    _LISTED,
-    POSTGRES_SCHEMA_VERSION,
-    PostgresStorage,
-)
-from sequence_stacks.server.storage import (
+from sequence_stacks.server import create_app, open_storage
+from sequence_stacks.server.store import (
     ListingCursor,
     LogEntry,
     StorageUnavailableError,
     StorageVersionError,
     TableRow,
-    open_storage,
+)
+from sequence_stacks.server.store.postgres import (
+    _LISTED,
+    POSTGRES_SCHEMA_VERSION,
+    PostgresStorage,
 )
 
 from .harness import (

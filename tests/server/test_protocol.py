@@ -4,6 +4,7 @@ whole games with bots, every refusal, duplicates, reconnect catch-up, version ga
 from __future__ import annotations
 
 import dataclasses
+import json
 import time
 from typing import Any
 
@@ -11,7 +12,10 @@ import pytest
 from starlette.testclient import TestClient
 
 from sequence_stacks.server import Storage, create_app
-from sequence_stacks.server.audit import card_ids
+from sequence_stacks.server.play.audit import card_ids
+from sequence_stacks.server.play.codec import dumps
+from sequence_stacks.server.play.protocol import view_dict
+from sequence_stacks.server.play.table import Table
 
 from .harness import (
     FAST,
@@ -60,6 +64,35 @@ def test_two_humans_and_a_bot_play_a_whole_game_without_leaks(
         # The check is not vacuous: players did receive their own cards.
         assert card_ids(ann.frames)
         assert card_ids(watcher.frames)
+        _assert_views_made_whole(storage, table_id, {0: ann, 1: bob, None: watcher})
+
+
+def _assert_views_made_whole(
+    storage: Storage, table_id: str, players: dict[int | None, Player]
+) -> None:
+    """Updates send only what changed (docs/protocol.md): every update's view, made
+    whole as a client makes it, is the seat's whole view at that version, and most
+    updates did send only changes (the check is not vacuous)."""
+    row = storage.table(table_id)
+    assert row is not None
+    table = Table(row)
+    expected: dict[int, dict[int | None, Any]] = {}
+    for entry in storage.entries(table_id):
+        table.apply(entry)
+        if table.state is not None:
+            expected[entry.version] = {
+                seat: json.loads(dumps(view_dict(table, seat))) for seat in players
+            }
+    for seat, player in players.items():
+        updates = [f for f in player.frames if f["type"] == "update" and f["view"] is not None]
+        for frame in updates:
+            assert frame["view"] == expected[frame["version"]][seat], (seat, frame["version"])
+        raw = [json.loads(text) for text in player.raw]
+        deltas = [f for f in raw if f["type"] == "update" and "view_changes" in f]
+        assert len(deltas) > len(updates) // 2, (len(deltas), len(updates))
+        # The table's public facts are sent only when they changed (seats, the result).
+        acts = [f for f in raw if f["type"] == "update" and f["op"] == "act"]
+        assert sum("table" not in f for f in acts) > len(acts) // 2
 
 
 def test_every_seat_gets_every_version_and_block_prompts_alike(

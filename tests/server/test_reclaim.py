@@ -12,9 +12,9 @@ import pytest
 from starlette.testclient import TestClient
 
 from sequence_stacks.server import MemoryStorage, ServerSettings, SqliteStorage, create_app
-from sequence_stacks.server.service import hash_token
-from sequence_stacks.server.storage import Storage
-from sequence_stacks.server.table import Table
+from sequence_stacks.server.play import hash_token
+from sequence_stacks.server.play.table import Table
+from sequence_stacks.server.store import Storage
 
 from .harness import (
     FAST,

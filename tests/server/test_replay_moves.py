@@ -13,7 +13,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from sequence_stacks.server import Storage
-from sequence_stacks.server.audit import card_ids, hidden_history
+from sequence_stacks.server.play.audit import card_ids, hidden_history
 
 from .harness import SHORT_GAME, Player, connect, create_table, play_until_over, sit
 

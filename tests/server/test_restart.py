@@ -73,7 +73,6 @@ def test_a_block_window_open_at_a_sigkill_gets_a_fresh_full_time(
         with pytest.raises(ClosedError):
             player.wait_for(lambda frame: False, timeout=5)
     server.start()
-    restarted = time.monotonic()
     back = stack.enter_context(server.player(table, "back"))
     sync: Frame = back.hello(tokens[index], last_version=seen)
     assert sync["version"] == seen  # nothing was lost, nothing happened while down
@@ -90,9 +89,10 @@ def test_a_block_window_open_at_a_sigkill_gets_a_fresh_full_time(
     assert back.view["phase"] == "block_window"
     assert sync["you"] in back.view["window_pending"]
     answer = "block" if "block" in back.legal() else "pass"
+    # A Block is played at once; a pass is stored (and acknowledged) when the fresh
+    # window's whole time is up (docs/rules-notes.md, Block windows at a table).
     reply = back.reply(back.act(answer))
     assert reply["type"] == "ack", reply
-    assert time.monotonic() - restarted < BLOCK_TIMEOUT
 
 
 def test_an_unanswered_window_still_times_out_after_a_restart(

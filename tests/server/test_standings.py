@@ -10,9 +10,9 @@ from starlette.testclient import TestClient
 
 from sequence_stacks.engine import Settings, legal_actions
 from sequence_stacks.engine.events import CardStolen, ChipStolen, PileBlocked, PileCompleted
-from sequence_stacks.server.entries import Act, LogPayload, encode
-from sequence_stacks.server.storage import LogEntry, TableRow
-from sequence_stacks.server.table import Table
+from sequence_stacks.server.play.entries import Act, LogPayload, encode
+from sequence_stacks.server.play.table import Table
+from sequence_stacks.server.store import LogEntry, TableRow
 
 from .harness import connect, create_table, play_until_over, sit
 

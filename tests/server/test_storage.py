@@ -12,8 +12,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from sequence_stacks.server import SqliteStorage, create_app
-from sequence_stacks.server.storage import (
-    _LISTED,
+from sequence_stacks.server.store import (
     ListingCursor,
     LogEntry,
     Storage,
@@ -21,6 +20,7 @@ from sequence_stacks.server.storage import (
     StorageVersionError,
     TableRow,
 )
+from sequence_stacks.server.store.sqlite import _LISTED, SCHEMA_VERSION
 
 from .harness import FAST, SHORT_GAME, assert_no_leaks, connect, create_table, play_until_over, sit
 from .postgres import storage_of
@@ -179,7 +179,10 @@ def test_a_database_written_by_the_schema_1_server_migrates_and_replays(tmp_path
     finally:
         store.close()
     with sqlite3.connect(path) as after:
-        assert after.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert after.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        # Tables stored before they had options read as a normal pace with no name.
+        options = {row[0] for row in after.execute("SELECT options FROM tables")}
+        assert options == {"{}"}
 
 
 def test_a_database_from_a_newer_release_is_refused(tmp_path: Path) -> None:

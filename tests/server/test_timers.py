@@ -22,10 +22,10 @@ from sequence_stacks.engine import (
     new_game,
 )
 from sequence_stacks.server import MemoryStorage, ServerSettings, create_app
-from sequence_stacks.server.entries import SeatKind
-from sequence_stacks.server.scheduler import BotMove, Schedule, Thinker, TimedOut
-from sequence_stacks.server.storage import TableRow
-from sequence_stacks.server.table import Table
+from sequence_stacks.server.play.entries import SeatKind
+from sequence_stacks.server.play.schedule import Schedule, Thinker, TimedOut, WindowEnds
+from sequence_stacks.server.play.table import Table
+from sequence_stacks.server.store import TableRow
 
 from .harness import FAST, SHORT_GAME, connect, create_table, sit
 
@@ -123,11 +123,10 @@ def test_bot_block_answer_timing_does_not_depend_on_its_hand() -> None:
     for block_in_hand in (True, False):
         table = _window_table(block_in_hand)
         assert block_in_hand == any(CARD_KIND[c] == Kind.BLOCK for c in table.state.hands[1])  # type: ignore[union-attr]
-        settings = dataclasses.replace(FAST, bot_block_delay=(0.5, 3.0))
+        settings = dataclasses.replace(FAST, bot_block_delay=(0.5, 3.0), block_timeout=10.0)
         schedule = _schedule(settings)
         schedule.window_opened_at = 100.0
         plans = [schedule.window_plan(table, 1) for _ in range(20)]
-        assert all(isinstance(plan, BotMove) for plan in plans)
         delays.append([plan.due for plan in plans])
     assert delays[0] == delays[1]
     assert len(set(delays[0])) == 20
@@ -153,7 +152,6 @@ def test_a_bot_chooses_its_block_answer_as_the_window_opens_off_the_event_loop()
 
     schedule.bots[1] = Recorder()
     plan = schedule.window_plan(table, 1)
-    assert isinstance(plan, BotMove)
     assert plan.answer is not None
     assert plan.answer.result(timeout=10) == Action(ActionType.PASS)
     assert len(seen) == 1
@@ -161,9 +159,11 @@ def test_a_bot_chooses_its_block_answer_as_the_window_opens_off_the_event_loop()
     assert thread.startswith("bot-thinker")
     assert thread != threading.current_thread().name
     assert (phase, holds) == (Phase.BLOCK_WINDOW, True)
-    timeout_plan = schedule.window_plan(table, 2)  # a person's seat: no thinking
-    assert isinstance(timeout_plan, TimedOut)
-    assert timeout_plan.due == 100.0 + FAST.block_timeout
+    # A person's seat has no plan of its own: the window's one end is everyone's.
+    schedule.replan(table)
+    assert not any(isinstance(plan, TimedOut) for plan in schedule.plans.values())
+    ends = [plan for plan in schedule.plans.values() if isinstance(plan, WindowEnds)]
+    assert [end.due for end in ends] == [100.0 + table.options.pace.window_seconds(FAST)]
     assert len(seen) == 1
 
 

@@ -9,8 +9,8 @@ import random
 
 from sequence_stacks.engine import ActionType, Phase, Settings, State, legal_actions
 from sequence_stacks.server import ServerSettings
-from sequence_stacks.server.entries import Act, SeatKind
-from sequence_stacks.server.scheduler import (
+from sequence_stacks.server.play.entries import Act, SeatKind
+from sequence_stacks.server.play.schedule import (
     TURN_AFTER_WINDOW,
     BotMove,
     Schedule,
@@ -18,8 +18,8 @@ from sequence_stacks.server.scheduler import (
     TimedOut,
     TurnKey,
 )
-from sequence_stacks.server.storage import TableRow
-from sequence_stacks.server.table import Table
+from sequence_stacks.server.play.table import Table
+from sequence_stacks.server.store import TableRow
 
 from .harness import FAST
 

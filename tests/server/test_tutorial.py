@@ -6,6 +6,7 @@ language and cite the rules the lesson teaches."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -22,7 +23,7 @@ from sequence_stacks.engine import (
 )
 from sequence_stacks.i18n import LANGUAGES, MESSAGES, translation
 from sequence_stacks.server import create_app
-from sequence_stacks.server.tutorial import (
+from sequence_stacks.server.play.tutorial import (
     LEARNER,
     LESSONS,
     awaited_ids,
@@ -97,7 +98,9 @@ def test_each_awaited_move_does_what_its_words_say() -> None:
     _, events, view = after("complete")
     assert _types(events)[:2] == ["CardPlayed", "BlockWindowOpened"]
     assert "PileCompleted" in _types(events)
-    assert {"type": "ChipTaken", "seat": LEARNER, "colour": 0, "taken": True} in events
+    taken = {"type": "ChipTaken", "seat": LEARNER, "colour": 0, "taken": True}
+    message = {"key": "log.ChipTaken.blue", "args": {"player": LEARNER}}
+    assert {**taken, "message": message} in events
     assert view["chips"][LEARNER] == [1, 0]
     assert view["phase"] == "playing"
     _, events, view = after("discard")
@@ -149,16 +152,21 @@ def test_another_legal_move_is_not_the_awaited_one(key: str) -> None:
 
 
 @pytest.mark.parametrize("language", list(LANGUAGES))
-def test_every_lesson_has_its_words_and_cites_its_rules(language: str) -> None:
+def test_every_lesson_has_its_words_and_its_rules_but_players_read_no_rule_id(
+    language: str,
+) -> None:
+    """Each lesson names the rules it teaches (for the rule book's link and the tests),
+    and its words are for players: no rule id in them (#24)."""
     words = translation(language)
     for lesson in LESSONS:
+        assert lesson.rules, lesson.key
+        assert all(re.fullmatch(r"R[1-9][0-9]?", rule) for rule in lesson.rules), lesson.key
         for part in ("title", "goal", "after"):
             key = f"learn.{lesson.key}.{part}"
             assert key in MESSAGES, key
-            assert words.text(key, None), (language, key)
-        after = words.text(f"learn.{lesson.key}.after", None)
-        for rule in lesson.rules:
-            assert rule in after, (language, lesson.key, rule)
+            text = words.text(key, None)
+            assert text, (language, key)
+            assert not re.search(r"\bR[0-9]+\b", text), (language, key, text)
 
 
 # --- the HTTP API -----------------------------------------------------------------------

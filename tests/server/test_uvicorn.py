@@ -1,7 +1,7 @@
 """The app on a real uvicorn server (in this process), as ``serve`` runs it.
 
 ``app.py`` writes frames through uvicorn's ``websockets-sansio`` protocol object when it
-can (``_DirectWriter``) and falls back to plain ASGI sends otherwise. The fallback is
+can (``DirectWriter``) and falls back to plain ASGI sends otherwise. The fallback is
 silent by design, so this test pins that the direct path really is taken on the server
 ``serve`` starts (a uvicorn upgrade that renamed what it relies on would fail here, not
 just get slower) and that a client reads the same frames either way.
@@ -19,10 +19,11 @@ from typing import Any
 
 import pytest
 import uvicorn
+from websockets.frames import Frame, Opcode
 from websockets.sync.client import connect
 
 from sequence_stacks.server import MemoryStorage, create_app
-from sequence_stacks.server.app import _DirectWriter
+from sequence_stacks.server.web.transport import DirectWriter, _framed
 
 from .harness import FAST, SHORT_GAME
 
@@ -72,14 +73,14 @@ def test_frames_go_out_in_one_direct_write_per_batch_on_uvicorn(
     base_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     batches: list[tuple[int, bool]] = []
-    original = _DirectWriter.write
+    original = DirectWriter.write
 
-    def spy(self: _DirectWriter, texts: list[str]) -> bool:
+    def spy(self: DirectWriter, texts: list[str]) -> bool:
         sent = original(self, texts)
         batches.append((len(texts), sent))
         return sent
 
-    monkeypatch.setattr(_DirectWriter, "write", spy)
+    monkeypatch.setattr(DirectWriter, "write", spy)
     table = _post(f"http://{base_url}/api/tables", {"options": SHORT_GAME})["id"]
     seat = _post(f"http://{base_url}/api/tables/{table}/seats", {"name": "Ann"})
     with connect(f"ws://{base_url}/ws/{table}") as socket_:
@@ -98,3 +99,11 @@ def test_frames_go_out_in_one_direct_write_per_batch_on_uvicorn(
     assert batches
     assert all(sent for _, sent in batches)
     assert sum(count for count, _ in batches) >= 1 + len(frames)
+
+
+@pytest.mark.parametrize("length", [0, 5, 125, 126, 200, 65535, 65536, 70_000])
+def test_the_direct_path_frames_text_as_websockets_does(length: int) -> None:
+    """With no extension, the direct writer frames a text message itself (no frame
+    object per message): byte for byte what ``websockets`` makes of it."""
+    payload = ("é" * length).encode()[:length]
+    assert _framed(payload) == Frame(Opcode.TEXT, payload).serialize(mask=False)

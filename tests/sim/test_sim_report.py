@@ -1,12 +1,9 @@
 """The balance report: statistics, OpenSkill ratings, figures and the HTML page."""
 
-import base64
-import hashlib
 import io
 import json
 import re
 from collections import defaultdict
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +22,8 @@ from sequence_stacks.sim import (
     write_report,
 )
 
-_VOID = {"meta", "img", "br", "hr", "link", "input", "col", "wbr", "source"}
+from .pages import Page, check_self_contained, parse_page
+
 _FIGURES = ("seat_win_rates", "bot_win_rates", "game_length", "action_card_use")
 
 
@@ -144,73 +142,12 @@ def test_two_player_panels_draw_no_reverse(rows: list[Row]) -> None:
     assert "Reverse" not in [label.get_text() for label in wins[0].get_yticklabels()]
 
 
-class _Page(HTMLParser):
-    """Checks that tags nest and close, and collects what the tests look at."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.stack: list[str] = []
-        self.errors: list[str] = []
-        self.tags: list[tuple[str, dict[str, str | None]]] = []
-        self.style = ""
-        self.text: list[str] = []
-        self.rows: list[list[str]] = []
-        self.h4: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.append((tag, dict(attrs)))
-        if tag == "tr":
-            self.rows.append([])
-        if tag not in _VOID:
-            self.stack.append(tag)
-
-    def handle_endtag(self, tag: str) -> None:
-        if not self.stack or self.stack[-1] != tag:
-            self.errors.append(f"</{tag}> closes {self.stack[-1:] or 'nothing'}")
-        else:
-            self.stack.pop()
-
-    def handle_data(self, data: str) -> None:
-        self.text.append(data)
-        if self.stack and self.stack[-1] == "style":
-            self.style += data
-        if self.stack and self.stack[-1] == "h4":
-            self.h4.append(data)
-            self.rows.append([f"h4:{data}"])
-        if self.stack and self.stack[-1] in {"td", "th"} and self.rows:
-            self.rows[-1].append(data)
-
-
-def _parse(text: str) -> _Page:
-    page = _Page()
-    page.feed(text)
-    page.close()
-    assert page.errors == []
-    assert page.stack == []
-    return page
-
-
 def test_report_writes_a_well_formed_self_contained_page(rows: list[Row], tmp_path: Path) -> None:
     pytest.importorskip("matplotlib", reason="matplotlib (the sim extra) is not installed")
     page = write_report(rows, tmp_path, title="Test run")
     text = page.read_text(encoding="utf-8")
     assert text.startswith("<!doctype html>")
-    parsed = _parse(text)
-    names = [tag for tag, _ in parsed.tags]
-    assert "script" not in names
-    assert all("style" not in attrs for _, attrs in parsed.tags)  # CSP: no style attributes
-    (csp,) = [
-        a["content"] for t, a in parsed.tags if a.get("http-equiv") == "Content-Security-Policy"
-    ]
-    assert csp is not None
-    assert "default-src 'none'" in csp
-    digest = base64.b64encode(hashlib.sha256(parsed.style.encode()).digest()).decode()
-    assert f"style-src 'sha256-{digest}'" in csp  # the one style sheet, allowed by hash
-    images = [attrs for tag, attrs in parsed.tags if tag == "img"]
-    assert len(images) == 5
-    for attrs in images:
-        assert (attrs["src"] or "").startswith("data:image/png;base64,")
-        assert attrs["alt"]
+    check_self_contained(text, images=5)
     for section in ("Win rate by seat", "Bots", "Game length", "Action cards", "Configurations"):
         assert f"<h2>{section}</h2>" in text
     for name in (*_FIGURES, "action_card_wins"):
@@ -219,7 +156,7 @@ def test_report_writes_a_well_formed_self_contained_page(rows: list[Row], tmp_pa
     assert summary["games"] == 37
 
 
-def _card_rows(parsed: _Page, prefix: str) -> list[str]:
+def _card_rows(parsed: Page, prefix: str) -> list[str]:
     """The action-card names in the card table of the config whose id starts so."""
     names: list[str] = []
     inside = False
@@ -237,7 +174,7 @@ def _card_rows(parsed: _Page, prefix: str) -> list[str]:
 
 def test_page_has_no_two_player_reverse_row(rows: list[Row], tmp_path: Path) -> None:
     pytest.importorskip("matplotlib", reason="matplotlib (the sim extra) is not installed")
-    parsed = _parse(write_report(rows, tmp_path).read_text(encoding="utf-8"))
+    parsed = parse_page(write_report(rows, tmp_path).read_text(encoding="utf-8"))
     assert _card_rows(parsed, "p2/greedy-random") == [
         "Skip",
         "Steal-a-Card",
@@ -256,7 +193,7 @@ def test_self_play_only_leaves_out_the_bot_figure(rows: list[Row], tmp_path: Pat
     pytest.importorskip("matplotlib", reason="matplotlib (the sim extra) is not installed")
     self_play = [row for row in rows if len(set(str(row["bots"]).split("|"))) == 1]
     assert {str(row["bots"]) for row in self_play} == {"random|random"}
-    parsed = _parse(write_report(self_play, tmp_path).read_text(encoding="utf-8"))
+    parsed = parse_page(write_report(self_play, tmp_path).read_text(encoding="utf-8"))
     assert len([tag for tag, _ in parsed.tags if tag == "img"]) == 4
     assert not (tmp_path / "bot_win_rates.png").exists()
     text = " ".join(parsed.text)
@@ -281,7 +218,7 @@ def test_hostile_names_are_escaped_and_drawn(rows: list[Row], tmp_path: Path) ->
     pytest.importorskip("matplotlib", reason="matplotlib (the sim extra) is not installed")
     page = write_report(_hostile(rows), tmp_path, title='<i>run</i> "quoted"')
     text = page.read_text(encoding="utf-8")
-    parsed = _parse(text)
+    parsed = parse_page(text)
     assert "<script" not in text
     for tag, attrs in parsed.tags:
         assert set(attrs) <= {"src", "alt", "width", "height"} or tag != "img"

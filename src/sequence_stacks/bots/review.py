@@ -171,6 +171,7 @@ def review_replay(
     return Review(
         seat=seat,
         player_count=count,
+        piles_per_colour=start.settings.piles_per_colour,
         threshold=threshold,
         points=tuple(points),
         moments=tuple(sorted(steps, key=lambda m: -abs(m.change))[:_MOMENTS]),

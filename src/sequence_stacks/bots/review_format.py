@@ -145,6 +145,7 @@ class Review:
     Attributes:
         seat: the viewer (None: a spectator's review, without decisions).
         player_count: the table's size.
+        piles_per_colour: the table's piles per colour (R9): where a played card goes.
         threshold: the loss from which a decision is a mistake.
         points: the graph, one point per turn's start and one at the end.
         moments: the three steps that moved the subject's chance most, largest first.
@@ -155,6 +156,7 @@ class Review:
 
     seat: int | None
     player_count: int
+    piles_per_colour: int
     threshold: float
     points: tuple[ChancePoint, ...]
     moments: tuple[Moment, ...]
@@ -174,12 +176,13 @@ class Review:
             "version": REVIEW_VERSION,
             "seat": self.seat,
             "player_count": self.player_count,
+            "piles_per_colour": self.piles_per_colour,
             "threshold": self.threshold,
             "action_count": self.action_count,
             "model": dict(self.model),
             "points": [dataclasses.asdict(p) | {"chances": list(p.chances)} for p in self.points],
             "moments": [_moment_dict(moment, self.seat) for moment in self.moments],
-            "decisions": [_decision_dict(decision) for decision in self.decisions],
+            "decisions": [_decision_dict(d, self.piles_per_colour) for d in self.decisions],
         }
 
     @classmethod
@@ -193,6 +196,7 @@ class Review:
             return cls(
                 seat=_optional_int(data["seat"]),
                 player_count=int(data["player_count"]),
+                piles_per_colour=int(data["piles_per_colour"]),
                 threshold=float(data["threshold"]),
                 points=tuple(_point(p) for p in data["points"]),
                 moments=tuple(_moment(m) for m in data["moments"]),
@@ -246,16 +250,16 @@ def _moment(data: Mapping[str, Any]) -> Moment:
     )
 
 
-def _action_dict(action: Action) -> dict[str, Any]:
-    return {"notation": action.notation(), **action_fields(action)}
+def _action_dict(action: Action, piles_per_colour: int) -> dict[str, Any]:
+    return {"notation": action.notation(), **action_fields(action, piles_per_colour)}
 
 
-def _decision_dict(decision: Decision) -> dict[str, Any]:
+def _decision_dict(decision: Decision, piles_per_colour: int) -> dict[str, Any]:
     return {
         "index": decision.index,
         "turn": decision.turn,
-        "played": _action_dict(decision.played),
-        "best": _action_dict(decision.best),
+        "played": _action_dict(decision.played, piles_per_colour),
+        "best": _action_dict(decision.best, piles_per_colour),
         "played_chance": decision.played_chance,
         "best_chance": decision.best_chance,
         "loss": decision.loss,

@@ -14,6 +14,7 @@ from sequence_stacks.tui import add_play_parser
 from sequence_stacks.tui.command import LANG_HELP
 
 from .common import EXIT_BAD_INPUT, CliError, add_game_options, bot_list, bots_help
+from .dossier import DOSSIER_DESCRIPTION, DOSSIER_EXAMPLES, add_dossier_parser, run_dossier_command
 from .games import run_selfplay, run_watch
 from .positions import run_apply, run_legal, run_new_position, run_rules
 from .replay import run_replay
@@ -40,6 +41,7 @@ examples:
   sequence-stacks selfplay --games 200 --players 2 --bots greedy,random
   sequence-stacks simulate --players 2,4 --bots heuristic,greedy --games 1000
   sequence-stacks report results.csv --out report/
+  sequence-stacks dossier --players 2,4 --vary hand_size=5,4 --out dossier/
   sequence-stacks replay game.json --step --seat 1
   sequence-stacks new-position --players 2 --seed 5 > pos.json
   sequence-stacks legal pos.json
@@ -198,6 +200,18 @@ def _add_report(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     add_report_parser(parser)
 
 
+def _add_dossier(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = _add(
+        commands,
+        "dossier",
+        run_dossier_command,
+        summary="a design dossier: a variant's qualities measured with intervals, one page",
+        description=DOSSIER_DESCRIPTION,
+        examples=DOSSIER_EXAMPLES,
+    )
+    add_dossier_parser(parser)
+
+
 def _add_replay(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = _add(
         commands,
@@ -327,6 +341,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_selfplay(commands)
     _add_simulate(commands)
     _add_report(commands)
+    _add_dossier(commands)
     _add_replay(commands)
     _add_positions(commands)
     _add_learning(commands)

@@ -24,6 +24,7 @@ __all__ = [
     "EXIT_OK",
     "CliError",
     "add_game_options",
+    "add_option_arg",
     "bot_list",
     "bots_help",
     "make_console",
@@ -77,13 +78,13 @@ def add_game_options(parser: argparse.ArgumentParser, *, seed_help: str) -> None
         "--players", type=int, default=4, metavar="N", help="number of players, 2-6 (default 4)"
     )
     parser.add_argument("--seed", type=int, default=None, metavar="S", help=seed_help)
+    add_option_arg(parser, "a variant option, e.g. -o max_turns=500 (repeatable; see `rules`)")
+
+
+def add_option_arg(parser: argparse.ArgumentParser, help_text: str) -> None:
+    """Add the repeatable ``-o/--option NAME=VALUE`` (a variant option) to a subcommand."""
     parser.add_argument(
-        "-o",
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a variant option, e.g. -o max_turns=500 (repeatable; see `rules`)",
+        "-o", "--option", action="append", default=[], metavar="NAME=VALUE", help=help_text
     )
 
 

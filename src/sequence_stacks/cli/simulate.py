@@ -35,12 +35,21 @@ from sequence_stacks.sim import (
     write_report,
 )
 
-from .common import CliError, make_console, print_json
+from .common import CliError, add_option_arg, make_console, print_json
 
-__all__ = ["add_report_parser", "add_simulate_parser", "run_report", "run_simulate"]
+__all__ = [
+    "add_backend_args",
+    "add_report_parser",
+    "add_simulate_parser",
+    "player_counts_arg",
+    "run_report",
+    "run_simulate",
+    "vary_arg",
+]
 
 
-def _player_counts(text: str) -> list[int]:
+def player_counts_arg(text: str) -> list[int]:
+    """Parse ``2,3,4`` into player counts (an argparse ``type``)."""
     try:
         counts = [int(part) for part in text.split(",") if part.strip()]
     except ValueError:
@@ -52,7 +61,8 @@ def _player_counts(text: str) -> list[int]:
     return counts
 
 
-def _vary(text: str) -> tuple[str, list[str]]:
+def vary_arg(text: str) -> tuple[str, list[str]]:
+    """Parse ``option=v1,v2`` into the option and its values (an argparse ``type``)."""
     name, sep, values = text.partition("=")
     name = name.strip().replace("-", "_")
     if not sep or not values.strip():
@@ -68,7 +78,7 @@ def add_simulate_parser(parser: argparse.ArgumentParser, bot_list: object) -> No
     """Add the `simulate` options to its subparser."""
     parser.add_argument(
         "--players",
-        type=_player_counts,
+        type=player_counts_arg,
         default=[4],
         metavar="N[,N...]",
         help="player count(s), 2-6; several make one config each (default 4)",
@@ -84,28 +94,14 @@ def add_simulate_parser(parser: argparse.ArgumentParser, bot_list: object) -> No
         "--games", type=int, default=100, metavar="N", help="games per config (default 100)"
     )
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="base seed (0)")
-    parser.add_argument(
-        "-o",
-        "--option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a variant option for every config (repeatable; see `rules`)",
-    )
+    add_option_arg(parser, "a variant option for every config (repeatable; see `rules`)")
     parser.add_argument(
         "--vary",
         action="append",
-        type=_vary,
+        type=vary_arg,
         default=[],
         metavar="NAME=V1,V2",
         help="sweep an option: one config per value (repeatable: all combinations)",
-    )
-    parser.add_argument(
-        "--workers",
-        type=int,
-        default=os.cpu_count() or 1,
-        metavar="N",
-        help="worker processes (default: the CPU count; 1 plays in this process)",
     )
     parser.add_argument(
         "--out",
@@ -117,11 +113,25 @@ def add_simulate_parser(parser: argparse.ArgumentParser, bot_list: object) -> No
         "--resume", action="store_true", help="keep FILE's rows and play only the missing games"
     )
     parser.add_argument("--records", metavar="DIR", help="also save every game's record in DIR")
+    add_backend_args(parser, local="local")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar or summary")
+
+
+def add_backend_args(parser: argparse.ArgumentParser, *, local: str) -> None:
+    """Add --workers, --backend (``local``, the name of worker processes here, or
+    ``ray``) and --address to a subcommand that plays many games."""
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="worker processes (default: the CPU count; 1 plays in this process)",
+    )
     parser.add_argument(
         "--backend",
-        choices=("local", "ray"),
-        default="local",
-        help="local processes (default) or a Ray cluster (needs the ray extra)",
+        choices=(local, "ray"),
+        default=local,
+        help=f"{local}: worker processes here (default); ray: a Ray cluster (the ray extra)",
     )
     parser.add_argument(
         "--address",
@@ -129,7 +139,6 @@ def add_simulate_parser(parser: argparse.ArgumentParser, bot_list: object) -> No
         metavar="ADDR",
         help="with --backend ray: the cluster address (default: start a local Ray)",
     )
-    parser.add_argument("--quiet", action="store_true", help="no progress bar or summary")
 
 
 def add_report_parser(parser: argparse.ArgumentParser) -> None:

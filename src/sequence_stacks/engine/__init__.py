@@ -39,6 +39,7 @@ from .cards import (
     kind_rank,
     kind_text,
 )
+from .catalog import ACTION_KEYS
 from .compiling import by_fields
 from .errors import (
     ILLEGAL_PARAMS,
@@ -70,9 +71,10 @@ from .rules import (
 from .settings import OPTION_RULES, Settings
 from .state import EndReason, Phase, Result, State
 from .validation import validate_state
-from .view import View, observe
+from .view import View, observe, observe_seats
 
 __all__ = [
+    "ACTION_KEYS",
     "BLOCK_ID",
     "BLUE",
     "CARD_COLOUR",
@@ -130,6 +132,7 @@ __all__ = [
     "meets_win_condition",
     "new_game",
     "observe",
+    "observe_seats",
     "parse_action",
     "pass_window",
     "position_digest",

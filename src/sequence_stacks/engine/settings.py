@@ -8,7 +8,7 @@ from typing import Any, Final
 
 from .errors import SettingsError, shown
 
-__all__ = ["OPTION_RULES", "Settings"]
+__all__ = ["OPTION_RULES", "OptionsConflictError", "Settings"]
 
 # Each option, the rule it switches, and a one-line help for CLIs and docs.
 OPTION_RULES: Final[dict[str, tuple[str, str]]] = {
@@ -25,6 +25,21 @@ OPTION_RULES: Final[dict[str, tuple[str, str]]] = {
     "min_each_colour": ("R31", "of which at least this many of each colour"),
     "first_seat": ("R7", "the seat that plays first"),
 }
+
+
+class OptionsConflictError(SettingsError):
+    """Options each in range that together make a game nobody could win (R31, R3).
+
+    ``code`` names the conflict (``min_each_colour``: twice the least of each colour is
+    more than the chips to win; ``chip_supply``: the supply cannot make a winning set)
+    and ``options`` the options involved, the one to change first; clients word it with
+    their own labels of those options, never the options' internal names.
+    """
+
+    def __init__(self, message: str, *, code: str, options: tuple[str, ...]) -> None:
+        super().__init__(message)
+        self.code = code
+        self.options = options
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
@@ -64,15 +79,19 @@ class Settings:
 
     def _check_winnable(self) -> None:
         if 2 * self.min_each_colour > self.chips_to_win:
-            raise SettingsError(
+            raise OptionsConflictError(
                 f"min_each_colour={self.min_each_colour} twice is more than "
-                f"chips_to_win={self.chips_to_win}; nobody could ever win (R31)"
+                f"chips_to_win={self.chips_to_win}; nobody could ever win (R31)",
+                code="min_each_colour",
+                options=("min_each_colour", "chips_to_win"),
             )
         supply = self.chip_supply
         if supply is not None and (supply < self.min_each_colour or 2 * supply < self.chips_to_win):
-            raise SettingsError(
+            raise OptionsConflictError(
                 f"chip_supply={supply} per colour cannot make {self.chips_to_win} chips "
-                f"with {self.min_each_colour} of each colour; nobody could ever win (R3, R31)"
+                f"with {self.min_each_colour} of each colour; nobody could ever win (R3, R31)",
+                code="chip_supply",
+                options=("chip_supply", "chips_to_win"),
             )
 
     def to_dict(self) -> dict[str, Any]:

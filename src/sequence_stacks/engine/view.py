@@ -5,11 +5,12 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from .cards import COLOURS
 from .legality import legal_action_ids
 from .settings import Settings
 from .state import BLOCK_WINDOW, Phase, Result, State
 
-__all__ = ["View", "observe"]
+__all__ = ["View", "new_pile_slots", "observe"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -27,6 +28,10 @@ class View:
         card_epoch: per card id, the shuffle that last put it in the draw pile.
         draw_epoch: the shuffle the current draw pile came from.
         phase: what the game waits for (written as its :attr:`Phase.key` in JSON).
+        deciders: the seats that may act now (:meth:`State.deciders`): the turn owner,
+            or the unanswered opponents of a Block window; empty once the game is over.
+        new_pile_slots: per colour, the slot of ``piles`` a new pile of that colour
+            would take (the colour's first free slot, R9), None when it has none.
         my_answer: the viewer's own answer in an open Block window (None if none).
         legal_action_ids: the viewer's legal actions now (R38).
     """
@@ -50,6 +55,8 @@ class View:
     current: int
     pending_skips: int
     phase: Phase
+    deciders: tuple[int, ...]
+    new_pile_slots: tuple[int | None, ...]
     window_completer: int | None
     window_pile: int | None
     window_pending: tuple[int, ...]
@@ -79,47 +86,78 @@ def _plain(value: object) -> object:
 
 def observe(state: State, seat: int | None) -> View:
     """Return what ``seat`` may see of ``state``; ``None`` gives a spectator's view."""
-    if seat is not None and not 0 <= seat < state.player_count:
-        raise ValueError(f"there is no seat {seat} in a {state.player_count}-player game")
+    return observe_seats(state, [seat])[0]
+
+
+def observe_seats(state: State, seats: list[int | None]) -> list[View]:
+    """:func:`observe` for several seats at once: each view is the one ``observe``
+    gives, the fields everyone sees computed once and shared (read-only tuples)."""
+    for seat in seats:
+        if seat is not None and not 0 <= seat < state.player_count:
+            raise ValueError(f"there is no seat {seat} in a {state.player_count}-player game")
     known = tuple(map(tuple, state.known))
-    hidden = tuple(
-        () if s == seat else _hidden_epochs(state, hand, state.known[s])
-        for s, hand in enumerate(state.hands)
-    )
+    hidden = [_hidden_epochs(state, hand, state.known[s]) for s, hand in enumerate(state.hands)]
     in_window = state.phase == BLOCK_WINDOW
-    answer = state.window_answers[seat] if in_window and seat is not None else -1
     supply = None if state.settings.chip_supply is None else (state.supply[0], state.supply[1])
-    return View(
-        settings=state.settings,
-        seat=seat,
-        hand=None if seat is None else tuple(state.hands[seat]),
-        hand_sizes=tuple(len(hand) for hand in state.hands),
-        known_cards=known,
-        hidden_epochs=hidden,
-        card_epoch=tuple(state.card_epoch),
-        draw_size=len(state.draw),
-        draw_epoch=state.shuffle_count - 1,
-        piles=tuple(map(tuple, state.piles)),
-        discards=tuple(map(tuple, state.discards)),
-        special=tuple(state.special),
-        pool=tuple(state.pool),
-        chips=tuple((pair[0], pair[1]) for pair in state.chips),
-        supply=supply,
-        direction=state.direction,
-        current=state.current,
-        pending_skips=state.pending_skips,
-        phase=state.phase,
-        window_completer=state.window_completer if in_window else None,
-        window_pile=state.window_slot if in_window else None,
-        window_pending=tuple(state.window_pending) if in_window else (),
-        my_answer=None if answer < 0 else bool(answer),
-        turn_count=state.turn_count,
-        turn_actions=state.turn_actions,
-        stall_mask=state.stall_mask,
-        shuffle_count=state.shuffle_count,
-        result=state.result,
-        legal_action_ids=() if seat is None else tuple(legal_action_ids(state, seat)),
-    )
+    hand_sizes = tuple(len(hand) for hand in state.hands)
+    card_epoch = tuple(state.card_epoch)
+    piles = tuple(map(tuple, state.piles))
+    discards = tuple(map(tuple, state.discards))
+    special = tuple(state.special)
+    pool = tuple(state.pool)
+    chips = tuple((pair[0], pair[1]) for pair in state.chips)
+    deciders = state.deciders()
+    free = new_pile_slots(state)
+    window_pending = tuple(state.window_pending) if in_window else ()
+    views: list[View] = []
+    for seat in seats:
+        answer = state.window_answers[seat] if in_window and seat is not None else -1
+        views.append(
+            View(
+                settings=state.settings,
+                seat=seat,
+                hand=None if seat is None else tuple(state.hands[seat]),
+                hand_sizes=hand_sizes,
+                known_cards=known,
+                hidden_epochs=tuple(() if s == seat else e for s, e in enumerate(hidden)),
+                card_epoch=card_epoch,
+                draw_size=len(state.draw),
+                draw_epoch=state.shuffle_count - 1,
+                piles=piles,
+                discards=discards,
+                special=special,
+                pool=pool,
+                chips=chips,
+                supply=supply,
+                direction=state.direction,
+                current=state.current,
+                pending_skips=state.pending_skips,
+                phase=state.phase,
+                deciders=deciders,
+                new_pile_slots=free,
+                window_completer=state.window_completer if in_window else None,
+                window_pile=state.window_slot if in_window else None,
+                window_pending=window_pending,
+                my_answer=None if answer < 0 else bool(answer),
+                turn_count=state.turn_count,
+                turn_actions=state.turn_actions,
+                stall_mask=state.stall_mask,
+                shuffle_count=state.shuffle_count,
+                result=state.result,
+                legal_action_ids=() if seat is None else tuple(legal_action_ids(state, seat)),
+            )
+        )
+    return views
+
+
+def new_pile_slots(state: State) -> tuple[int | None, ...]:
+    """Per colour, the slot a new pile of that colour takes: the first free one (R9)."""
+    per_colour = state.settings.piles_per_colour
+    found: list[int | None] = []
+    for colour in COLOURS:
+        slots = range(colour * per_colour, (colour + 1) * per_colour)
+        found.append(next((slot for slot in slots if not state.piles[slot]), None))
+    return tuple(found)
 
 
 def _hidden_epochs(state: State, hand: list[int], known: list[int]) -> tuple[int, ...]:

@@ -61,7 +61,7 @@ _ALL: Final = (
     m("bot.random", "Random"),
     m("bot.greedy", "Greedy"),
     m("bot.heuristic", "Heuristic"),
-    m("bot.ismcts", "ISMCTS"),
+    m("bot.ismcts", "Expert"),  # ISMCTS, named for players (#24)
     # What each bot strength plays like, for people choosing one (#15).
     m("bot.random.about", "Plays any allowed move: good for a first game."),
     m("bot.greedy.about", "Plays the move that looks best right now."),
@@ -114,7 +114,7 @@ _ALL: Final = (
     m("log.ReversePlayed.top", "{player} plays a Reverse from the discard pile."),
     m("log.CardStolen", "{player} steals {card} from {victim}'s discard pile."),
     # A log line of a move made for a player whose time ran out, its full stop moved.
-    m("log.timed_out", "{line} (timed out)."),
+    m("log.timed_out", "{player}: time ran out, so a bot made the move."),
     m("log.ChipStolen.blue", "{player} steals a blue chip from {victim}."),
     m("log.ChipStolen.red", "{player} steals a red chip from {victim}."),
     m("log.BlockWindowOpened.blue", "{player} completes a blue sequence; opponents may block."),
@@ -337,7 +337,7 @@ _ALL: Final = (
     ),
     m(
         "learn.start_pile.after",
-        "Well done! A new blue pile has started. It needs a blue 2 next (R15).",
+        "Well done! A new blue pile has started. It needs a blue 2 next.",
     ),
     m("learn.next_number.title", "Play the next number"),
     m(
@@ -347,7 +347,7 @@ _ALL: Final = (
     ),
     m(
         "learn.next_number.after",
-        "Now the pile has a 1 and a 2. Only a blue 3 or a blue wild can go on it next (R15).",
+        "Now the pile has a 1 and a 2. Only a blue 3 or a blue wild can go on it next.",
     ),
     m("learn.wild.title", "Wild cards"),
     m(
@@ -357,7 +357,7 @@ _ALL: Final = (
     ),
     m(
         "learn.wild.after",
-        "The wild counts as the 3. A wild only goes on a pile of its own colour (R16).",
+        "The wild counts as the 3. A wild only goes on a pile of its own colour.",
     ),
     m("learn.complete.title", "Complete a sequence"),
     m(
@@ -367,7 +367,7 @@ _ALL: Final = (
     m(
         "learn.complete.after",
         "Five in a row! The others could have stopped it with a Block card, but nobody did. "
-        "The pile is set aside and you take a blue chip (R17).",
+        "The pile is set aside and you take a blue chip.",
     ),
     m("learn.discard.title", "End your turn"),
     m(
@@ -378,7 +378,7 @@ _ALL: Final = (
     m(
         "learn.discard.after",
         "Your turn is over and {player} plays next. At the start of your next turn you "
-        "draw until you have five cards again (R13, R19).",
+        "draw until you have five cards again.",
     ),
     m("learn.block.title", "Block!"),
     m(
@@ -388,20 +388,19 @@ _ALL: Final = (
     ),
     m(
         "learn.block.after",
-        "Blocked! The red pile is set aside and nobody gets a chip. Your Block card is used "
-        "up (R29).",
+        "Blocked! The red pile is set aside and nobody gets a chip. Your Block card is used up.",
     ),
     m("learn.skip.title", "Skip"),
     m("learn.skip.goal", "Play your Skip card. The next player will miss a turn."),
     m(
         "learn.skip.after",
-        "When your turn ends, {player} is skipped and {other} plays next (R23, R26).",
+        "When your turn ends, {player} is skipped and {other} plays next.",
     ),
     m("learn.reverse.title", "Reverse"),
     m("learn.reverse.goal", "Play your Reverse card to turn the direction of play around."),
     m(
         "learn.reverse.after",
-        "Play goes the other way now: after you, {other} plays, not {player} (R24, R27).",
+        "Play goes the other way now: after you, {other} plays, not {player}.",
     ),
     m("learn.steal_card.title", "Steal-a-Card"),
     m(
@@ -411,7 +410,7 @@ _ALL: Final = (
     ),
     m(
         "learn.steal_card.after",
-        "The blue 3 is in your hand now. You could play it on the blue pile (R25).",
+        "The blue 3 is in your hand now. You could play it on the blue pile.",
     ),
     m("learn.steal_chip.title", "Steal-a-Chip"),
     m(
@@ -421,7 +420,7 @@ _ALL: Final = (
     ),
     m(
         "learn.steal_chip.after",
-        "The chip is yours now. But Steal-a-Chip can never take your winning chip (R28).",
+        "The chip is yours now. But Steal-a-Chip can never take your winning chip.",
     ),
     m("learn.win.title", "Win the game"),
     m(
@@ -431,7 +430,7 @@ _ALL: Final = (
     ),
     m(
         "learn.win.after",
-        "You win! Five chips, at least two of each colour (R31). Now you know how to play.",
+        "You win! Five chips, at least two of each colour. Now you know how to play.",
     ),
     m(
         "learn.other_move",
@@ -461,6 +460,12 @@ _ALL: Final = (
     m("prompt.block", "{player} completed {pile}. Block it?"),
     m("prompt.block_title", "Spend a Block card"),
     m("prompt.no_block_title", "You hold no Block card"),
+    # An answer is kept secret until the Block window's time is up (docs/rules-notes.md N19).
+    m(
+        "prompt.answered_pass",
+        "You let it go. Everyone will see what happened when the time is up.",
+    ),
+    m("prompt.answered_block", "You play your Block. It counts when the time is up."),
     m("choice.end", "End turn"),
     m("choice.cancel", "Cancel"),
     m("choice.hint", "Select a card to see where it can go. A discard ends your turn."),
@@ -510,7 +515,10 @@ _ALL: Final = (
     ),
     m("page.lobby.public_tables", "Public tables"),
     m("page.lobby.option_range", "{option}: a whole number from {low} to {high}."),
-    m("page.lobby.options_refused", "These options do not make a game; change them and try again."),
+    m(
+        "page.lobby.refused.bad_request",
+        "These options do not make a game; change them and try again.",
+    ),
     m("page.table.title", "Sequence Stacks table"),
     m("page.missing.title", "No such table"),
     m(
@@ -564,11 +572,109 @@ _ALL: Final = (
     ),
     m(
         "page.help.keys",
-        "Keys: 1-9 select cards in your hand, D discards the selected card, Esc clears the "
-        "selection, B/P answer a Block prompt, ? opens this help.",
+        "Keys: the arrows move in your hand and among the places the selected card can go, "
+        "Enter chooses, 1-9 select a card, D discards the selected card, Esc clears the "
+        "selection, B/P answer a Block prompt, ? opens the rules.",
     ),
     m("page.help.loading", "Loading the rules…"),
     m("page.help.unavailable", "The rule book could not be loaded; try again later."),
+    # --- a table a family is at ease at (#24) ------------------------------------------
+    # The Block prompt: who holds a Block chooses; anyone else sees it and its countdown.
+    m("prompt.let_go", "Let it go"),
+    m("prompt.let_go_title", "Let the sequence stand"),
+    m("prompt.watch", "{player} completed {pile}. You hold no Block card: just wait a moment."),
+    # A table's pace, chosen when it is made (server/play/options.py, Pace).
+    m("page.lobby.pace", "Pace"),
+    m("page.lobby.pace.relaxed", "Relaxed: lots of time (good for children)"),
+    m("page.lobby.pace.normal", "Normal"),
+    m("page.lobby.pace.fast", "Fast: for quick players"),
+    m("table.pace.relaxed", "Relaxed pace"),
+    m("table.pace.normal", "Normal pace"),
+    m("table.pace.fast", "Fast pace"),
+    # "Play now" has its own number of players.
+    m("page.lobby.quick_players", "Players, you included"),
+    mp("page.lobby.quick_bots", "You and {count} bot", "You and {count} bots"),
+    # A table's name when every animal is taken among the listed tables; the replay's
+    # title names the table as its page does.
+    m("table.named_numbered", "{animal} table {number}"),
+    m("replay.title_named", "Replay: {name}, game {game}"),
+    # A refused combination of options, named by the lobby's own labels of them.
+    m("page.lobby.chip_supply", "Chips of each colour in the supply"),
+    m(
+        "settings.min_each_colour",
+        "“{option}” twice is more than “{other_option}”: nobody could ever win. "
+        "Change one of them.",
+    ),
+    m(
+        "settings.chip_supply",
+        "“{option}” is too small for “{other_option}”: nobody could ever win. Change one of them.",
+    ),
+    # What the bot that kept a seat did while its player was away (told on their return).
+    m("away.title", "Welcome back! A bot kept your seat while you were away."),
+    m("away.no_turns", "It did not have a turn."),
+    mp("away.turns", "It played {count} turn for you.", "It played {count} turns for you."),
+    mp("away.played", "It put {count} card on the piles.", "It put {count} cards on the piles."),
+    mp("away.completed", "It completed {count} sequence.", "It completed {count} sequences."),
+    mp("away.chips", "It won {count} chip.", "It won {count} chips."),
+    mp("away.stole_cards", "It stole {count} card.", "It stole {count} cards."),
+    mp("away.stole_chips", "It stole {count} chip.", "It stole {count} chips."),
+    mp("away.blocked", "It blocked {count} sequence.", "It blocked {count} sequences."),
+    mp("away.lost", "Others stole {count} chip from you.", "Others stole {count} chips from you."),
+    m("away.ok", "OK, let's play"),
+    # The Log button's name while a chat phrase in the log is unread.
+    m("page.table.log_unread", "Log: new message"),
+    # The rules for players: one screen, each card with a drawn example; the full rules
+    # (i18n/rules/players/<lang>.md) one tap further.
+    m("rules.title", "How to play"),
+    m("rules.goal.title", "The goal"),
+    mp(
+        "rules.goal",
+        "Build piles of one colour from 1 to 5. Each pile you complete wins you a chip of "
+        "its colour. The first to have {count} chip, at least {each} of each colour, wins.",
+        "Build piles of one colour from 1 to 5. Each pile you complete wins you a chip of "
+        "its colour. The first to have {count} chips, at least {each} of each colour, wins.",
+    ),
+    m("rules.turn.title", "Your turn"),
+    m(
+        "rules.turn",
+        "Play as many cards as you like onto the piles, from your hand or from the top of "
+        "your own discard pile. Then end your turn: put one card from your hand on your "
+        "discard pile. Your next turn starts with your hand filled up again.",
+    ),
+    m("rules.cards.title", "The cards"),
+    m("rules.card.number", "A number goes on a pile of its colour that needs that number."),
+    m("rules.card.wild", "A wild goes on a pile of its colour as the number it needs."),
+    m("rules.card.skip", "Skip: the next player misses a turn."),
+    m("rules.card.reverse", "Reverse: play goes the other way round."),
+    m(
+        "rules.card.steal_card",
+        "Steal-a-Card: take the top card of another player's discard pile into your hand.",
+    ),
+    m(
+        "rules.card.steal_chip",
+        "Steal-a-Chip: take a chip from another player, but never the one you need to win.",
+    ),
+    m(
+        "rules.card.block",
+        "Block: when someone completes a sequence, stop it. The pile is set aside and "
+        "nobody wins a chip.",
+    ),
+    m("rules.block.title", "When a sequence is completed"),
+    m(
+        "rules.block",
+        "Everyone else has a few seconds to block it. The wait is the same for all, so "
+        "nobody can tell who holds a Block. Without a Block card there is nothing to do: "
+        "just watch.",
+    ),
+    m("rules.win.title", "Winning"),
+    mp(
+        "rules.win",
+        "You win at once when you have {count} chip, at least {each} of each colour.",
+        "You win at once when you have {count} chips, at least {each} of each colour.",
+    ),
+    m("rules.full", "All the rules"),
+    m("rules.back", "Back to the summary"),
+    m("rules.full_loading", "Loading all the rules…"),
     # --- the terminal (sequence-stacks play and watch; #14) -------------------------------
     # Short card labels beside a shape mark (◆B3, ●RW): a colour's letter and the action
     # cards' short names; a label should stay short (the hand shows ten in a row).

@@ -1,19 +1,22 @@
-"""Filling messages in, and an engine event as one log line, for Python clients.
+"""Filling messages in, and an engine event as one log line.
 
-The browser does the same from the same templates (``static/messages.js``); the
-tests keep the two in step on every event kind.
+:func:`event_message` is the one place an event becomes a message key and its data
+arguments: the terminal and the CLI render it here, the server sends it to browsers
+with each event (``static/messages.js`` fills in the same templates and words the
+arguments as :func:`words` does; tests/test_js_client.py keeps the two equal).
 """
 
 from __future__ import annotations
 
-import dataclasses
+import re
 import string
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, assert_never
 
 from babel.numbers import format_decimal
 
-from sequence_stacks.engine import CARD_KIND, Event, Kind, kind_colour, kind_rank
+import sequence_stacks.engine.events as ev
+from sequence_stacks.engine import ACTION_KEYS, CARD_KIND, Event, Kind, kind_colour, kind_rank
 
 from .languages import DEFAULT_LANGUAGE, negotiate
 from .messages import MESSAGES
@@ -28,6 +31,7 @@ __all__ = [
     "event_line",
     "event_message",
     "kind_name",
+    "particle",
     "pile_name",
     "placeholders",
     "refusal_message",
@@ -37,13 +41,6 @@ __all__ = [
 ]
 
 _FORMATTER: Final = string.Formatter()
-_ACTION_KEYS: Final = {
-    Kind.SKIP: "card.skip",
-    Kind.REV: "card.reverse",
-    Kind.SCARD: "card.steal_card",
-    Kind.BLOCK: "card.block",
-    Kind.SCHIP: "card.steal_chip",
-}
 
 
 def placeholders(text: str) -> frozenset[str]:
@@ -77,7 +74,64 @@ def render(key: str, /, **args: Any) -> str:
         name: format_decimal(value, locale=language) if _is_number(value) else value
         for name, value in args.items()
     }
-    return text.format_map(shown)
+    return with_particles(text, shown).format_map(shown)
+
+
+# --- Korean particles after a filled-in word (#24) ---------------------------------------
+# A Korean template writes a particle whose form depends on the word before it as both
+# forms, "{player}은(는)" (the fallback Korean software prints). Where the word put in
+# its place ends in a sound we know, the one form it takes is chosen: after a final
+# consonant (batchim) 은, 이, 을, 과; after a vowel 는, 가, 를, 와. The rule is
+# docs/translating/ko.md's; static/messages.js implements the same, and both are tested
+# on one list of cases (tests/i18n/korean_particles.json).
+_PAIRS: Final = {
+    "은(는)": ("은", "는"),
+    "는(은)": ("은", "는"),
+    "이(가)": ("이", "가"),
+    "가(이)": ("이", "가"),
+    "을(를)": ("을", "를"),
+    "를(을)": ("을", "를"),
+    "과(와)": ("과", "와"),
+    "와(과)": ("과", "와"),
+}
+_PARTICLE: Final = re.compile(
+    r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(" + "|".join(map(re.escape, _PAIRS)) + ")"
+)
+_TRAILING_NOTE: Final = re.compile(r"\s*\([^()]*\)\s*$")
+_HANGUL_FIRST: Final = 0xAC00
+_HANGUL_LAST: Final = 0xD7A3
+_DIGITS_WITH_BATCHIM: Final = frozenset("013678")  # 영 일 삼 육 칠 팔 (and 십 백 천 만)
+
+
+def particle(word: str, pair: str) -> str:
+    """The form of the particle ``pair`` ("은(는)") that follows ``word``: chosen by the
+    word's last sound (a Hangul syllable's final consonant, a digit as Korean reads it),
+    after a note in brackets at its end ("민수 (나)" ends in 수); ``pair`` as it is when
+    the sound is unknown (a word in Latin letters)."""
+    consonant, vowel = _PAIRS[pair]
+    stem = _TRAILING_NOTE.sub("", word) or word
+    last = stem.rstrip()[-1:]
+    if not last:
+        return pair
+    code = ord(last)
+    if _HANGUL_FIRST <= code <= _HANGUL_LAST:
+        return consonant if (code - _HANGUL_FIRST) % 28 else vowel
+    if last.isascii() and last.isdigit():
+        return consonant if last in _DIGITS_WITH_BATCHIM else vowel
+    return pair
+
+
+def with_particles(text: str, args: dict[str, Any]) -> str:
+    """``text`` with each two-form particle right after a placeholder chosen for the value
+    that fills it (the placeholder kept, to be filled next)."""
+
+    def choose(found: re.Match[str]) -> str:
+        name, pair = found[1], found[2]
+        value = args.get(name)
+        chosen = pair if value is None else particle(str(value), pair)
+        return f"{{{name}}}{chosen}"
+
+    return _PARTICLE.sub(choose, text)
 
 
 def _is_number(value: object) -> bool:
@@ -119,7 +173,7 @@ def kind_name(kind: int) -> str:
     """A card kind in words: ``blue 3``, ``red wild``, ``Steal-a-Chip``."""
     colour = kind_colour(kind)
     if colour < 0:
-        return render(_ACTION_KEYS[Kind(kind)])
+        return render(f"card.{ACTION_KEYS[Kind(kind)]}")
     rank = kind_rank(kind)
     if rank == 0:
         return render("card.wild", colour=colour_name(colour))
@@ -142,52 +196,63 @@ def event_line(event: Event, player: Callable[[int], str]) -> str | None:
 
 
 def event_message(event: Event) -> tuple[str, dict[str, Any]] | None:  # noqa: PLR0911, PLR0912 - one case per event kind
-    """The message key of an event and its arguments as data, named by what they are
-    (see :func:`words`); None for an event with no log line."""
-    fields = {f.name: getattr(event, f.name) for f in dataclasses.fields(event)}
-    kind = type(event).__name__
-    top = ".top" if fields.get("from_discard") else ""
-    seat = fields.get("seat")
-    match kind:
-        case "TurnStarted":
-            return "log.TurnStarted", {"player": seat, "turn": fields["turn_number"]}
-        case "Reshuffled":
-            return "log.Reshuffled", {"count": fields["card_count"]}
-        case "CardsDrawn":
-            seen = ".seen" if fields["cards"] else ""
-            args = {"player": seat, "count": fields["count"], "cards": fields["cards"]}
-            return f"log.CardsDrawn.{fields['reason']}{seen}", args
-        case "CardPlayed":
-            pile = (fields["colour"], fields["pile"])
-            args = {"player": seat, "card": fields["card"], "pile": pile}
-            return f"log.CardPlayed{top}", {**args, "count": fields["pile_count"]}
-        case "TurnSkipped" | "SkipPlayed" | "ReversePlayed" | "Discarded":
-            return f"log.{kind}{top}", {"player": seat, "card": fields.get("card")}
-        case "CardStolen":
-            args = {"player": seat, "card": fields["stolen"], "victim": fields["victim"]}
-            return "log.CardStolen", args
-        case "ChipStolen":
-            args = {"player": seat, "victim": fields["victim"]}
-            return coloured("log.ChipStolen", fields["colour"]), args
-        case "BlockWindowOpened":
-            return coloured(f"log.{kind}", fields["colour"]), {"player": fields["completer"]}
-        case "BlockAnswered":
-            answer = {None: "", True: ".block", False: ".pass"}[fields["blocked"]]
+    """The message key of an event (as its viewer may see it) and its arguments as data,
+    named by what they are (see :func:`words`); None for an event with no log line.
+
+    The server sends the same to browsers as each event's ``message`` (docs/protocol.md).
+    """
+    match event:
+        case ev.TurnStarted(seat=seat, turn_number=turn):
+            return "log.TurnStarted", {"player": seat, "turn": turn}
+        case ev.TurnSkipped(seat=seat):
+            return "log.TurnSkipped", {"player": seat}
+        case ev.Reshuffled(card_count=count):
+            return "log.Reshuffled", {"count": count}
+        case ev.CardsDrawn(seat=seat, count=count, cards=cards, reason=reason):
+            seen = ".seen" if cards else ""
+            return f"log.CardsDrawn.{reason.value}{seen}", {
+                "player": seat,
+                "count": count,
+                "cards": cards,
+            }
+        case ev.CardPlayed(seat=seat, card=card, colour=colour, pile=pile, pile_count=count):
+            args = {"player": seat, "card": card, "pile": (colour, pile), "count": count}
+            return _from_top("log.CardPlayed", event.from_discard), args
+        case ev.SkipPlayed(seat=seat, card=card, from_discard=top):
+            return _from_top("log.SkipPlayed", top), {"player": seat, "card": card}
+        case ev.ReversePlayed(seat=seat, card=card, from_discard=top):
+            return _from_top("log.ReversePlayed", top), {"player": seat, "card": card}
+        case ev.Discarded(seat=seat, card=card):
+            return "log.Discarded", {"player": seat, "card": card}
+        case ev.CardStolen(seat=seat, stolen=stolen, victim=victim):
+            return "log.CardStolen", {"player": seat, "card": stolen, "victim": victim}
+        case ev.ChipStolen(seat=seat, victim=victim, colour=colour):
+            return coloured("log.ChipStolen", colour), {"player": seat, "victim": victim}
+        case ev.BlockWindowOpened(completer=completer, colour=colour):
+            return coloured("log.BlockWindowOpened", colour), {"player": completer}
+        case ev.BlockAnswered(seat=seat, blocked=blocked):
+            answer = "" if blocked is None else ".block" if blocked else ".pass"
             return f"log.BlockAnswered{answer}", {"player": seat}
-        case "PileBlocked":
-            return coloured(f"log.{kind}", fields["colour"]), {"player": fields["blocker"]}
-        case "PileCompleted":
-            return coloured(f"log.{kind}", fields["colour"]), {}
-        case "ChipTaken":
-            key = "log.ChipTaken" if fields["taken"] else "log.ChipTaken.none"
-            return coloured(key, fields["colour"]), {"player": seat}
-        case "TurnEnded":
-            return None if fields["discarded"] else ("log.TurnEnded.empty", {"player": seat})
-        case "GameEnded":
-            if fields["winner"] is not None:
-                return "log.GameEnded.win", {"player": fields["winner"]}
-            return "log.GameEnded.none", {"reason": fields["reason"]}
-    raise TypeError(f"not an event: {event!r}")
+        case ev.PileBlocked(blocker=blocker, colour=colour):
+            return coloured("log.PileBlocked", colour), {"player": blocker}
+        case ev.PileCompleted(colour=colour):
+            return coloured("log.PileCompleted", colour), {}
+        case ev.ChipTaken(seat=seat, colour=colour, taken=taken):
+            key = "log.ChipTaken" if taken else "log.ChipTaken.none"
+            return coloured(key, colour), {"player": seat}
+        case ev.TurnEnded(seat=seat, discarded=discarded):
+            return None if discarded else ("log.TurnEnded.empty", {"player": seat})
+        case ev.GameEnded(winner=winner, reason=reason):
+            if winner is not None:
+                return "log.GameEnded.win", {"player": winner}
+            return "log.GameEnded.none", {"reason": reason.value}
+        case _:
+            assert_never(event)
+
+
+def _from_top(key: str, from_discard: bool) -> str:
+    """A play's message key: its ``.top`` form for a card from the discard pile's top."""
+    return f"{key}.top" if from_discard else key
 
 
 def words(args: dict[str, Any], player: Callable[[int], str]) -> dict[str, Any]:

@@ -17,9 +17,21 @@ from typing import Any, Final
 
 from .languages import DEFAULT_LANGUAGE, LANGUAGES
 
-__all__ = ["RULES_DIR", "parse", "rule_book", "rules_path"]
+__all__ = [
+    "PLAYER_RULES_DIR",
+    "RULES_DIR",
+    "parse",
+    "player_rules",
+    "player_rules_path",
+    "rule_book",
+    "rules_path",
+]
 
 RULES_DIR: Final = Path(__file__).parent / "rules"
+# The rules for players (#24): the whole game in plain words, with no rule ids, option
+# names or notes for developers; what the browser's "Rules" opens one tap past its
+# one-screen summary.
+PLAYER_RULES_DIR: Final = RULES_DIR / "players"
 
 Run = dict[str, Any]
 Block = dict[str, Any]
@@ -44,6 +56,22 @@ def rule_book(language: str) -> dict[str, Any]:
     """``{language, blocks}``: the rule book for ``language``; ``language`` is the one
     the text is in (English when the language has no rule book yet)."""
     path = rules_path(language)
+    return {"language": path.stem, "blocks": parse(path.read_text(encoding="utf-8"))}
+
+
+def player_rules_path(language: str) -> Path:
+    """The rules for players a reader of ``language`` gets: its own file, else English."""
+    if language in LANGUAGES:
+        path = PLAYER_RULES_DIR / f"{language}.md"
+        if path.is_file():
+            return path
+    return PLAYER_RULES_DIR / f"{DEFAULT_LANGUAGE}.md"
+
+
+@functools.cache
+def player_rules(language: str) -> dict[str, Any]:
+    """``{language, blocks}``: the rules for players in ``language`` (as :func:`rule_book`)."""
+    path = player_rules_path(language)
     return {"language": path.stem, "blocks": parse(path.read_text(encoding="utf-8"))}
 
 

@@ -1,15 +1,17 @@
-"""Web play: HTTP lobby, WebSocket tables, SQLite storage and the browser client.
+"""Web play: HTTP lobby, WebSocket tables, storage and the browser client.
 
-``create_app(settings)`` builds the Starlette application; ``sequence-stacks serve``
-(:func:`add_serve_parser`, :func:`run_serve`) runs it on uvicorn. See docs/server.md
-and docs/protocol.md.
+Rooms by job: ``play`` (tables, games, bots, clocks; the table service), ``store``
+(the databases), ``web`` (HTTP, sockets, static client), joined at the composition
+root, ``app.py``. ``create_app(settings)`` builds the Starlette application;
+``sequence-stacks serve`` (:func:`add_serve_parser`, :func:`run_serve`) runs it on
+uvicorn. See docs/server.md and docs/protocol.md.
 """
 
-from .app import create_app
+from .app import create_app, open_storage
 from .config import ServerSettings
+from .play import TableService
 from .serve import add_serve_parser, run_serve
-from .service import TableService
-from .storage import MemoryStorage, SqliteStorage, Storage
+from .store import MemoryStorage, SqliteStorage, Storage
 
 __all__ = [
     "MemoryStorage",
@@ -19,5 +21,6 @@ __all__ = [
     "TableService",
     "add_serve_parser",
     "create_app",
+    "open_storage",
     "run_serve",
 ]

@@ -21,10 +21,12 @@ class ServerSettings:
         port: TCP port; 0 picks a free one.
         database: SQLite file path; ``"memory"`` (or ``":memory:"``) for a throwaway
             in-process store.
-        turn_timeout: a seated human who does not act for this long has the turn
-            finished for them by a bot.
-        block_timeout: how long every asked opponent has to answer a Block window;
-            no answer is a pass (R29).
+        turn_timeout: a seated human who does not finish a turn this long at a table of
+            normal pace has it finished for them by a bot (twice as long at a relaxed
+            table, half at a fast one: ``play.options.Pace``).
+        block_timeout: how long a Block window lasts at a table of normal pace, for
+            every asked opponent whatever they hold (8 s relaxed, 3 s fast); no Block
+            by then and everyone passes (R29).
         grace_period: a disconnected player's seat goes to a bot after this long.
         bot_delay: (low, high) of the uniform think time of a bot's turn action.
         bot_block_delay: (low, high) of the uniform delay of every bot's Block-window
@@ -48,6 +50,8 @@ class ServerSettings:
         sit_per_minute, sit_burst: the same for seats taken.
         listing_idle: a table with no change for this long (an abandoned lobby) leaves
             the public list; finished tables are never listed.
+        empty_listing_idle: a public table nobody has sat at leaves the list after this
+            long with no change (a game of bots alone is never listed).
         allowed_origins: other web origins (``https://example.org``) whose pages may
             create tables, take seats and open table sockets; the server's own origin
             always may, and requests with no ``Origin`` (not from a browser) too.
@@ -61,7 +65,7 @@ class ServerSettings:
     port: int = 8000
     database: str = "sequence-stacks.sqlite3"
     turn_timeout: float = 90.0
-    block_timeout: float = 8.0
+    block_timeout: float = 5.0
     grace_period: float = 60.0
     bot_delay: tuple[float, float] = (0.5, 1.2)
     bot_block_delay: tuple[float, float] = (0.8, 2.5)
@@ -77,6 +81,7 @@ class ServerSettings:
     sit_per_minute: float = 30.0
     sit_burst: int = 20
     listing_idle: float = 1800.0
+    empty_listing_idle: float = 300.0
     allowed_origins: tuple[str, ...] = ()
     worker: str = ""
     adopt_interval: float = 2.0
@@ -93,7 +98,13 @@ class ServerSettings:
             raise ValueError(f"port {self.port} is outside 0-65535")
         if self.max_message_bytes < 256 or self.rate_burst < 1 or self.rate_per_second <= 0:
             raise ValueError("message size must be at least 256 bytes and rate limits positive")
-        for name in ("create_per_minute", "sit_per_minute", "listing_idle", "adopt_interval"):
+        for name in (
+            "create_per_minute",
+            "sit_per_minute",
+            "listing_idle",
+            "empty_listing_idle",
+            "adopt_interval",
+        ):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive, not {getattr(self, name)!r}")
         if self.create_burst < 1 or self.sit_burst < 1:
@@ -121,6 +132,7 @@ _FLOATS_EXTRA: Final = {
     "create_per_minute",
     "sit_per_minute",
     "listing_idle",
+    "empty_listing_idle",
     "adopt_interval",
 }
 _INTS: Final = {"port", "max_message_bytes", "rate_burst", "create_burst", "sit_burst"}

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Final
 from .config import ENV_PREFIX, ServerSettings
 
 if TYPE_CHECKING:
-    from .storage import Storage
+    from .store import Storage
 
 __all__ = ["SHUTDOWN_TIMEOUT", "add_serve_parser", "run_serve"]
 
@@ -50,12 +50,18 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--turn-timeout",
         type=float,
-        help=f"seconds a player has to act (default {base.turn_timeout:g})",
+        help=(
+            f"seconds a player's whole turn may last at a table of normal pace "
+            f"(default {base.turn_timeout:g}; twice that relaxed, half fast)"
+        ),
     )
     parser.add_argument(
         "--block-timeout",
         type=float,
-        help=f"seconds to answer a Block window (default {base.block_timeout:g})",
+        help=(
+            f"seconds a Block window lasts at a table of normal pace, for everyone "
+            f"(default {base.block_timeout:g}; 1.6x relaxed, 0.6x fast)"
+        ),
     )
     parser.add_argument(
         "--grace-period",
@@ -168,11 +174,8 @@ def run_serve(args: argparse.Namespace) -> int:
 
 def _open_storage(database: str) -> Storage | None:
     """The storage a setting names, or None after printing why it cannot be opened."""
-    from .storage import (  # noqa: PLC0415 - keeps `--help` fast
-        StorageUnavailableError,
-        StorageVersionError,
-        open_storage,
-    )
+    from .app import open_storage  # noqa: PLC0415 - keeps `--help` fast
+    from .store import StorageUnavailableError, StorageVersionError  # noqa: PLC0415
 
     try:
         return open_storage(database)
@@ -233,7 +236,7 @@ def _handing_over(uvicorn: Any, app: Any) -> Any:
 def _database_name(database: str) -> str:
     """The database setting fit to print: a URL loses its password."""
     if database.startswith(("postgresql://", "postgres://")):
-        from .postgres import describe  # noqa: PLC0415 - psycopg only when used
+        from .store.postgres import describe  # noqa: PLC0415 - psycopg only when used
 
         return describe(database)
     return database

@@ -6,9 +6,16 @@ play many with seat rotation, and :func:`summarize` turns their rows into win ra
 with Wilson intervals. :func:`run_tasks` plays many :class:`SimConfig` games across
 processes into a :class:`ResultsWriter` (CSV or Parquet, resumable), and
 :func:`write_report` renders a results file as statistics, PNG plots and HTML.
+:func:`run_dossier` measures a rule variant's qualities (fairness, length, skill, drama,
+card worth, kingmaking) with intervals from traced games (:class:`GameTrace`) and
+writes a design dossier; :class:`WinChance` is the estimate its drama figures follow.
 """
 
+from .dossier import DossierError, DossierOutcome, DossierProgress, run_dossier, write_dossier
+from .dossier_plan import DossierSpec, Plan
+from .metrics import Pace
 from .play import BotError, play_game
+from .players import PlayerSpec, Restriction, make_player
 from .report import analyse, rate_bots, write_report
 from .results import (
     COLUMNS,
@@ -31,27 +38,44 @@ from .selfplay import (
     summarize,
     wilson_interval,
 )
+from .traces import GameTrace, play_trace, read_traces
+from .winchance import ChipsWinChance, WinChance
 
 __all__ = [
     "COLUMNS",
     "BotError",
+    "ChipsWinChance",
+    "DossierError",
+    "DossierOutcome",
+    "DossierProgress",
+    "DossierSpec",
     "GameRow",
+    "GameTrace",
+    "Pace",
+    "Plan",
+    "PlayerSpec",
     "Rate",
+    "Restriction",
     "ResultsWriter",
     "Row",
     "RunStats",
     "SimConfig",
     "Summary",
     "Task",
+    "WinChance",
     "analyse",
     "has_pyarrow",
     "is_parquet",
     "iter_selfplay",
+    "make_player",
     "play_game",
     "play_row",
+    "play_trace",
     "rate_bots",
     "read_results",
+    "read_traces",
     "row_key",
+    "run_dossier",
     "run_tasks",
     "seat_bots",
     "seat_values",
@@ -59,5 +83,6 @@ __all__ = [
     "summarize",
     "tasks_of",
     "wilson_interval",
+    "write_dossier",
     "write_report",
 ]

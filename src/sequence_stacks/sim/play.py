@@ -22,6 +22,7 @@ from sequence_stacks.engine import (
 __all__ = ["MAX_ACTIONS", "BotError", "play_game"]
 
 EventHook = Callable[[Event], None]
+StateHook = Callable[[State], None]
 MAX_ACTIONS: Final = 200_000
 
 
@@ -35,6 +36,7 @@ def play_game(
     bots: Sequence[Bot],
     *,
     on_event: EventHook | None = None,
+    on_action: StateHook | None = None,
     meta: Mapping[str, Any] | None = None,
     max_actions: int = MAX_ACTIONS,
 ) -> tuple[State, GameRecord]:
@@ -43,7 +45,9 @@ def play_game(
     Each decision goes to the seat :meth:`State.current_player` names (the turn owner,
     or each asked opponent of a Block window in turn) and is made from
     ``observe(state, seat)`` only. ``on_event`` receives every event, unredacted, in
-    order. The record holds the bots' names in ``meta["bots"]`` and the final digest.
+    order; ``on_action`` receives the state after each action (after that action's
+    events; read it, never change it). The record holds the bots' names in
+    ``meta["bots"]`` and the final digest.
     Raises BotError if a bot picks an illegal action, or if the game runs past
     ``max_actions`` actions: the rules bound turns (R33) but not the actions within
     one, and a turn can go on forever once a colour's chips run out and completed
@@ -70,6 +74,8 @@ def play_game(
             ) from error
         actions.append((seat, action))
         _flush(events, on_event)
+        if on_action is not None:
+            on_action(state)
     record = GameRecord(
         settings=settings,
         seed=seed,

@@ -18,7 +18,17 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-__all__ = ["SavedFigure", "report_figures", "save_figures"]
+__all__ = [
+    "SavedFigure",
+    "fair_line",
+    "finish",
+    "legend_outside",
+    "panels",
+    "percent_axis",
+    "plain_text",
+    "report_figures",
+    "save_figures",
+]
 
 _DPI: Final = 90
 _WIDTH: Final = 10.0
@@ -58,7 +68,7 @@ class SavedFigure:
     title: str
 
 
-def _plain(text: str) -> str:
+def plain_text(text: str) -> str:
     """Text shown as written: a ``$`` would otherwise start mathtext, and a legend
     hides labels that start with ``_``."""
     text = text.replace("$", r"\$")
@@ -99,7 +109,7 @@ def _errors(rates: Sequence[Summary]) -> list[list[float]]:
     return [[low for low, _ in pairs], [high for _, high in pairs]]
 
 
-def _panels(title: str, heights: Sequence[float]) -> tuple[Figure, list[Axes]]:
+def panels(title: str, heights: Sequence[float]) -> tuple[Figure, list[Axes]]:
     """A titled figure with one full-width panel per height (inches)."""
     from matplotlib.figure import Figure  # noqa: PLC0415 (optional dependency)
 
@@ -109,23 +119,23 @@ def _panels(title: str, heights: Sequence[float]) -> tuple[Figure, list[Axes]]:
     return figure, list(axes[:, 0])
 
 
-def _finish(figure: Figure) -> Figure:
+def finish(figure: Figure) -> Figure:
     figure.align_ylabels()
     return figure
 
 
-def _legend_outside(axes: Axes) -> None:
+def legend_outside(axes: Axes) -> None:
     axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
 
 
-def _percent_axis(axes: Axes, which: str) -> None:
+def percent_axis(axes: Axes, which: str) -> None:
     from matplotlib.ticker import PercentFormatter  # noqa: PLC0415
 
     axis = axes.xaxis if which == "x" else axes.yaxis
     axis.set_major_formatter(PercentFormatter(1.0))
 
 
-def _fair_line(axes: Axes, share: float, *, vertical: bool) -> None:
+def fair_line(axes: Axes, share: float, *, vertical: bool) -> None:
     draw = axes.axvline if vertical else axes.axhline
     draw(share, color="grey", linestyle="--", linewidth=1, label=f"fair share {share:.1%}")
 
@@ -134,8 +144,10 @@ def _seat_figure(data: Summary) -> Figure | None:
     groups = _groups(data, lambda summary: bool(summary["seats_comparable"]))
     if not groups:
         return None
-    figure, panels = _panels(f"Win rate by seat, per player count ({_CI})", _legend_height(groups))
-    for axes, (count, configs) in zip(panels, groups.items(), strict=True):
+    figure, axes_list = panels(
+        f"Win rate by seat, per player count ({_CI})", _legend_height(groups)
+    )
+    for axes, (count, configs) in zip(axes_list, groups.items(), strict=True):
         width = 0.7 / len(configs)
         for index, (_, colour, summary) in enumerate(configs):
             xs = [seat - 0.35 + width * (index + 0.5) for seat in range(count)]
@@ -147,15 +159,15 @@ def _seat_figure(data: Summary) -> Figure | None:
                 fmt="o",
                 capsize=3,
                 color=colour,
-                label=_plain(summary["label"]),
+                label=plain_text(summary["label"]),
             )
-        _fair_line(axes, 1.0 / count, vertical=False)
+        fair_line(axes, 1.0 / count, vertical=False)
         axes.set_xticks(range(count), [f"seat {seat}" for seat in range(count)])
         axes.set_title(f"{count} players")
         axes.set_xlabel("seat (seat 0 plays first)")
         axes.set_ylabel("win rate")
-        _percent_axis(axes, "y")
-        _legend_outside(axes)
+        percent_axis(axes, "y")
+        legend_outside(axes)
     return figure
 
 
@@ -167,8 +179,8 @@ def _bot_figure(data: Summary) -> Figure | None:
     bots = sorted({name for configs in summaries.values() for s in configs for name in s["bots"]})
     colours = {name: _colour(index) for index, name in enumerate(bots)}
     heights = [max(2.0, 0.9 + 0.45 * len(configs)) for configs in summaries.values()]
-    figure, panels = _panels(f"Bot win rate per seat held, per player count ({_CI})", heights)
-    for axes, (count, configs) in zip(panels, summaries.items(), strict=True):
+    figure, axes_list = panels(f"Bot win rate per seat held, per player count ({_CI})", heights)
+    for axes, (count, configs) in zip(axes_list, summaries.items(), strict=True):
         for name in bots:
             held = [(y, s["bots"][name]) for y, s in enumerate(configs) if name in s["bots"]]
             if not held:
@@ -181,10 +193,10 @@ def _bot_figure(data: Summary) -> Figure | None:
                 fmt="s",
                 capsize=3,
                 color=colours[name],
-                label=_plain(name),
+                label=plain_text(name),
             )
-        _fair_line(axes, 1.0 / count, vertical=True)
-        axes.set_yticks(range(len(configs)), [_plain(s["label"]) for s in configs], fontsize=8)
+        fair_line(axes, 1.0 / count, vertical=True)
+        axes.set_yticks(range(len(configs)), [plain_text(s["label"]) for s in configs], fontsize=8)
         axes.set_ylim(-0.6, len(configs) - 0.4)
         axes.invert_yaxis()
         axes.set_xlim(-0.02, 1.02)
@@ -192,20 +204,20 @@ def _bot_figure(data: Summary) -> Figure | None:
         axes.set_title(f"{count} players")
         axes.set_xlabel("win rate per seat held")
         axes.set_ylabel("configuration")
-        _percent_axis(axes, "x")
-        _legend_outside(axes)
+        percent_axis(axes, "x")
+        legend_outside(axes)
     return figure
 
 
 def _length_figure(data: Summary, turns: Mapping[str, Sequence[int]]) -> Figure:
     groups = _groups(data)
     heights = [0.9 + 0.4 * len(configs) for configs in groups.values()]
-    figure, panels = _panels(
+    figure, axes_list = panels(
         "Game length, per player count\n(box: quartiles; line: median; triangle: mean; "
         "whiskers: 10th-90th percentile)",
         heights,
     )
-    for axes, (count, configs) in zip(panels, groups.items(), strict=True):
+    for axes, (count, configs) in zip(axes_list, groups.items(), strict=True):
         axes.boxplot(
             [list(turns[entry.config_id]) for entry in configs],
             orientation="horizontal",
@@ -213,7 +225,7 @@ def _length_figure(data: Summary, turns: Mapping[str, Sequence[int]]) -> Figure:
             showmeans=True,
             showfliers=False,
             widths=0.6,
-            tick_labels=[_plain(entry.summary["label"]) for entry in configs],
+            tick_labels=[plain_text(entry.summary["label"]) for entry in configs],
         )
         axes.tick_params(axis="y", labelsize=8)
         axes.invert_yaxis()
@@ -221,8 +233,8 @@ def _length_figure(data: Summary, turns: Mapping[str, Sequence[int]]) -> Figure:
         axes.set_xlabel("turns per game")
         axes.set_ylabel("configuration")
         axes.grid(axis="x", alpha=0.3)
-    right = max(axis.get_xlim()[1] for axis in panels)
-    for axes in panels:
+    right = max(axis.get_xlim()[1] for axis in axes_list)
+    for axes in axes_list:
         axes.set_xlim(0.0, right)
     return figure
 
@@ -240,22 +252,22 @@ def _cards(configs: Sequence[_Entry]) -> dict[str, str]:
 
 def _card_use_figure(data: Summary) -> Figure:
     groups = _groups(data)
-    figure, panels = _panels(
+    figure, axes_list = panels(
         "Action cards played per game (all seats), per player count", _legend_height(groups, 0)
     )
-    for axes, (count, configs) in zip(panels, groups.items(), strict=True):
+    for axes, (count, configs) in zip(axes_list, groups.items(), strict=True):
         columns = _cards(configs)
         width = 0.8 / len(configs)
         for index, (_, colour, summary) in enumerate(configs):
             effects = summary["action_cards"]
             xs = [c - 0.4 + width * (index + 0.5) for c in range(len(columns))]
             values = [effects[col]["plays_per_game"] if col in effects else 0.0 for col in columns]
-            axes.bar(xs, values, width=width, color=colour, label=_plain(summary["label"]))
+            axes.bar(xs, values, width=width, color=colour, label=plain_text(summary["label"]))
         axes.set_xticks(range(len(columns)), list(columns.values()))
         axes.set_title(_card_panel_title(count))
         axes.set_xlabel("action card")
         axes.set_ylabel("plays per game")
-        _legend_outside(axes)
+        legend_outside(axes)
     return figure
 
 
@@ -270,11 +282,11 @@ def _card_wins_figure(data: Summary) -> Figure:
 
     groups = _groups(data)
     heights = [0.9 + 0.3 * len(_cards(c)) * len(c) for c in groups.values()]
-    figure, panels = _panels(
+    figure, axes_list = panels(
         f"Win rate of seats that played an action card vs not, per player count ({_CI})",
         heights,
     )
-    for axes, (count, configs) in zip(panels, groups.items(), strict=True):
+    for axes, (count, configs) in zip(axes_list, groups.items(), strict=True):
         columns = _cards(configs)
         step = 0.8 / len(configs)
         for index, (_, colour, summary) in enumerate(configs):
@@ -282,7 +294,7 @@ def _card_wins_figure(data: Summary) -> Figure:
                 effect = summary["action_cards"].get(column)
                 if effect is not None:
                     _pair(axes, effect, row - 0.4 + step * (index + 0.5), step, colour)
-        _fair_line(axes, 1.0 / count, vertical=True)
+        fair_line(axes, 1.0 / count, vertical=True)
         axes.set_yticks(range(len(columns)), list(columns.values()))
         axes.set_ylim(-0.5, len(columns) - 0.5)
         axes.invert_yaxis()
@@ -291,9 +303,9 @@ def _card_wins_figure(data: Summary) -> Figure:
         axes.set_title(_card_panel_title(count))
         axes.set_xlabel("win rate of the seat")
         axes.set_ylabel("action card")
-        _percent_axis(axes, "x")
+        percent_axis(axes, "x")
         handles = [
-            Line2D([], [], color=colour, marker="o", linestyle="", label=_plain(s["label"]))
+            Line2D([], [], color=colour, marker="o", linestyle="", label=plain_text(s["label"]))
             for _, colour, s in configs
         ]
         handles += [
@@ -338,7 +350,7 @@ def report_figures(data: Summary, turns: Mapping[str, Sequence[int]]) -> dict[st
         "action_card_use": _card_use_figure(data),
         "action_card_wins": _card_wins_figure(data),
     }
-    return {name: _finish(figure) for name, figure in figures.items() if figure is not None}
+    return {name: finish(figure) for name, figure in figures.items() if figure is not None}
 
 
 def save_figures(figures: Mapping[str, Figure], out: Path) -> dict[str, SavedFigure]:

@@ -20,11 +20,21 @@ from typing import TYPE_CHECKING, Any, Final
 if TYPE_CHECKING:
     from .report_figures import SavedFigure
 
-__all__ = ["CSP", "render_page"]
+__all__ = [
+    "CSP",
+    "CSS",
+    "csp_for",
+    "figure_html",
+    "nav_html",
+    "note_html",
+    "page_html",
+    "render_page",
+    "table_html",
+]
 
 Summary = Mapping[str, Any]
 
-_CSS: Final = """
+CSS: Final = """
 :root{color-scheme:light;--ink:#1d2430;--muted:#5b6675;--line:#d9dee5;--band:#f5f7fa;
 --accent:#1f5fa8;--note:#8a5a00}
 *{box-sizing:border-box}
@@ -58,11 +68,18 @@ td.note{font-size:12px;max-width:30ch}
 code{background:var(--band);padding:0 .25em;border-radius:3px;overflow-wrap:anywhere}
 """.strip()
 
-CSP: Final = (
-    "default-src 'none'; img-src data:; "
-    f"style-src 'sha256-{base64.b64encode(hashlib.sha256(_CSS.encode()).digest()).decode()}'; "
-    "base-uri 'none'; form-action 'none'"
-)
+
+def csp_for(css: str) -> str:
+    """The page's Content-Security-Policy: nothing loads, no script runs, images come
+    from ``data:`` URLs, and only the style sheet ``css`` (by its hash) applies."""
+    digest = base64.b64encode(hashlib.sha256(css.encode()).digest()).decode()
+    return (
+        "default-src 'none'; img-src data:; "
+        f"style-src 'sha256-{digest}'; base-uri 'none'; form-action 'none'"
+    )
+
+
+CSP: Final = csp_for(CSS)
 _NO_TRIALS: Final = "— (none)"
 
 
@@ -77,7 +94,7 @@ def _percent(rate: Summary) -> str:
     return f"{rate['rate']:.1%} [{low:.1%}, {high:.1%}] ({rate['wins']}/{rate['played']})"
 
 
-def _table(
+def table_html(
     headers: Sequence[str],
     rows: Sequence[Sequence[str]],
     *,
@@ -111,7 +128,7 @@ def _png_size(data: bytes) -> tuple[int, int]:
     return int(width), int(height)
 
 
-def _figure(saved: SavedFigure | None, caption: str) -> str:
+def figure_html(saved: SavedFigure | None, caption: str) -> str:
     if saved is None:
         return ""
     data = saved.path.read_bytes()
@@ -123,7 +140,7 @@ def _figure(saved: SavedFigure | None, caption: str) -> str:
     )
 
 
-def _note(text: str) -> str:
+def note_html(text: str) -> str:
     return f'<p class="note">{_e(text)}</p>'
 
 
@@ -134,7 +151,7 @@ def _counts_text(counts: Sequence[int]) -> str:
 def _seat_section(data: Summary, images: Mapping[str, SavedFigure]) -> str:
     parts = ['<section id="seats"><h2>Win rate by seat</h2>']
     parts.append(
-        _figure(
+        figure_html(
             images.get("seat_win_rates"),
             "Each seat's share of the games won, one panel per player count; the dashed "
             "line is the fair share (1 / players). Bots rotate over the seats each game.",
@@ -144,7 +161,7 @@ def _seat_section(data: Summary, images: Mapping[str, SavedFigure]) -> str:
     if mixed:
         names = ", ".join(f"{s['label']} ({s['player_count']} players)" for s in mixed)
         parts.append(
-            _note(
+            note_html(
                 f"Left out of the seat figure: {names}. Their bot list does not rotate "
                 "evenly over the seats, so the seats faced different line-ups and a seat's "
                 "win rate mixes the seat with the bots that held it."
@@ -158,7 +175,7 @@ def _bot_section(data: Summary, images: Mapping[str, SavedFigure]) -> str:
     parts = ['<section id="bots"><h2>Bots</h2>']
     if "bot_win_rates" in images:
         parts.append(
-            _figure(
+            figure_html(
                 images["bot_win_rates"],
                 "A bot's games won per seat it held, per configuration that mixed bots "
                 "(self-play configurations are left out: one bot holds every seat).",
@@ -166,7 +183,7 @@ def _bot_section(data: Summary, images: Mapping[str, SavedFigure]) -> str:
         )
     else:
         parts.append(
-            _note(
+            note_html(
                 "Every configuration is self-play (one bot at every seat): there are no bot "
                 "win rates or ratings to compare."
             )
@@ -179,7 +196,7 @@ def _bot_section(data: Summary, images: Mapping[str, SavedFigure]) -> str:
             for name, r in ratings.items()
         ]
         parts.append(
-            _table(
+            table_html(
                 ["bot", "mu", "sigma", "ordinal (mu - 3 sigma)", "games"],
                 rows,
                 caption="OpenSkill Plackett-Luce ratings over every won game that mixed bots",
@@ -188,7 +205,7 @@ def _bot_section(data: Summary, images: Mapping[str, SavedFigure]) -> str:
     else:
         missing = "openskill (the sim extra) is not installed"
         parts.append(
-            _note(f"No ratings: {missing if ratings is None else 'no mixed game was won'}.")
+            note_html(f"No ratings: {missing if ratings is None else 'no mixed game was won'}.")
         )
     parts.append("</section>")
     return "".join(parts)
@@ -211,12 +228,12 @@ def _length_section(data: Summary, images: Mapping[str, SavedFigure]) -> str:
         )
     return (
         '<section id="length"><h2>Game length</h2>'
-        + _figure(
+        + figure_html(
             images.get("game_length"),
             "Turns per game, one box per configuration, one panel per player count "
             "(the panels share the turn axis).",
         )
-        + _table(
+        + table_html(
             ["players", "configuration", "games", "mean", "median", "10th-90th pct", "max"],
             rows,
             caption="Turns per game",
@@ -229,12 +246,12 @@ def _length_section(data: Summary, images: Mapping[str, SavedFigure]) -> str:
 def _card_section(images: Mapping[str, SavedFigure]) -> str:
     return (
         '<section id="cards"><h2>Action cards</h2>'
-        + _figure(
+        + figure_html(
             images.get("action_card_use"),
             "How often each action card is played per game, all seats together. "
             "With 2 players the deck has no Reverse (R2).",
         )
-        + _figure(
+        + figure_html(
             images.get("action_card_wins"),
             "Win rate of the seats that played a card at least once in a game (filled) "
             "against the seats that did not (hollow). An association, not an effect: the "
@@ -253,33 +270,33 @@ def _config_html(config_id: str, summary: Summary) -> str:
         f"fair share {summary['fair_share']:.1%}</p>",
     ]
     if summary["self_play"]:
-        parts.append(_note("Self-play: one bot held every seat, so no bot table."))
+        parts.append(note_html("Self-play: one bot held every seat, so no bot table."))
     else:
         parts.append(
-            _table(
+            table_html(
                 ["bot", "win rate per seat held [95% CI] (won/held)"],
                 [[name, _percent(rate)] for name, rate in summary["bots"].items()],
             )
         )
     if not summary["seats_comparable"]:
         parts.append(
-            _note(
+            note_html(
                 "The seats faced different line-ups (the bot list does not rotate evenly "
                 "over the seats): these seat rates mix seat and bot strength."
             )
         )
     parts.append(
-        _table(
+        table_html(
             ["seat", "win rate [95% CI] (won/games)"],
             [[str(seat), _percent(rate)] for seat, rate in enumerate(summary["seats"])],
         )
     )
-    parts.append(_outcome_table(summary))
-    parts.append(_card_table(summary["action_cards"]))
+    parts.append(_outcometable_html(summary))
+    parts.append(_cardtable_html(summary["action_cards"]))
     return "<article>" + "".join(parts) + "</article>"
 
 
-def _card_table(effects: Mapping[str, Summary]) -> str:
+def _cardtable_html(effects: Mapping[str, Summary]) -> str:
     """Action cards in the deck; a card never played has no win rates to compare."""
     notes = any(effect["note"] for effect in effects.values())
     rows = []
@@ -293,14 +310,14 @@ def _card_table(effects: Mapping[str, Summary]) -> str:
         row = [effect["card"], f"{effect['plays_per_game']:.2f}", *rates]
         rows.append([*row, effect["note"] or ""] if notes else row)
     headers = ["action card", "plays/game", "win rate if played [95% CI]", "if not played [95% CI]"]
-    return _table([*headers, "note"] if notes else headers, rows, note_last=notes)
+    return table_html([*headers, "note"] if notes else headers, rows, note_last=notes)
 
 
-def _outcome_table(summary: Summary) -> str:
+def _outcometable_html(summary: Summary) -> str:
     turns = summary["turns"]
     chips = summary["chips"]
     reasons = ", ".join(f"{k}: {v}" for k, v in summary["reasons"].items())
-    return _table(
+    return table_html(
         [
             "endings",
             "no winner [95% CI]",
@@ -343,6 +360,11 @@ def _nav(data: Summary) -> str:
         ("#cards", "Action cards"),
         *((f"#players-{count}", f"{count} players") for count in data["player_counts"]),
     ]
+    return nav_html(links)
+
+
+def nav_html(links: Sequence[tuple[str, str]]) -> str:
+    """The page's section links, ``(href, text)`` each (the text escaped here)."""
     items = "".join(f'<li><a href="{href}">{_e(text)}</a></li>' for href, text in links)
     return f'<nav aria-label="Sections"><ul>{items}</ul></nav>'
 
@@ -363,10 +385,16 @@ def render_page(data: Summary, images: Mapping[str, SavedFigure], *, title: str)
         + _card_section(images)
         + _configs_section(data)
     )
+    return page_html(title, body)
+
+
+def page_html(title: str, body: str, *, css: str = CSS) -> str:
+    """A whole page around ``body`` (already HTML): its title, the style sheet ``css``
+    and the strict Content-Security-Policy that allows only that sheet."""
     return (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
-        f'<meta http-equiv="Content-Security-Policy" content="{_e(CSP)}">'
+        f'<meta http-equiv="Content-Security-Policy" content="{_e(csp_for(css))}">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{_e(title)}</title><style>{_CSS}</style></head>"
+        f"<title>{_e(title)}</title><style>{css}</style></head>"
         f"<body><main>{body}</main></body></html>\n"
     )

@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from sequence_stacks.bots import make_bot
 from sequence_stacks.engine import Event, Settings
@@ -39,10 +39,21 @@ from sequence_stacks.engine.events import (
 )
 
 from .play import play_game
-from .results import ResultsWriter, Row
+from .results import Row
 from .selfplay import game_seed, seat_bots
 
-__all__ = ["RunStats", "SimConfig", "Task", "play_row", "run_tasks", "tasks_of"]
+__all__ = [
+    "PlayFn",
+    "RowSink",
+    "RunStats",
+    "SimConfig",
+    "Task",
+    "game_setup",
+    "play_row",
+    "run_tasks",
+    "tasks_of",
+    "until",
+]
 
 _DEFAULTS: Final = Settings(player_count=2).to_dict()
 _PARENT_POLL_S: Final = 0.5
@@ -86,6 +97,16 @@ class SimConfig:
 
 
 Task = tuple[SimConfig, int]
+# Plays game ``index`` of a config into a row: module level (or a partial of one), so
+# worker processes and Ray tasks can receive it.
+PlayFn = Callable[[SimConfig, int, str | None], Row]
+
+
+class RowSink(Protocol):
+    """Where finished games go (a :class:`~.results.ResultsWriter`, a trace file)."""
+
+    def write(self, row: Row) -> None:
+        """Record one finished game."""
 
 
 def tasks_of(configs: Sequence[SimConfig], done: set[tuple[str, int]] | None = None) -> list[Task]:
@@ -141,20 +162,25 @@ def _joined(values: Iterable[int]) -> str:
     return "|".join(str(value) for value in values)
 
 
-def play_row(config: SimConfig, index: int, records_dir: str | None = None) -> Row:
-    """Play game ``index`` of ``config`` and return its results row.
+def game_setup(config: SimConfig, index: int) -> tuple[tuple[str, ...], int, list[int]]:
+    """Game ``index`` of ``config``: the bot at each seat, the shuffle seed and each
+    seat's bot seed.
 
     Seeds follow :func:`~sequence_stacks.sim.selfplay.iter_selfplay`: the games of one
     rotation share a deal, and each bot's seed comes from the game seed and its seat.
     """
-    settings = config.settings
     rotation = len(config.bot_names)
-    names = seat_bots(config.bot_names, settings.player_count, index)
+    names = seat_bots(config.bot_names, config.settings.player_count, index)
     seed = game_seed(config.seed, index, rotation)
-    bots = [
-        make_bot(name, seed=seed * 64 + seat * 8 + index % rotation)
-        for seat, name in enumerate(names)
-    ]
+    return names, seed, [seed * 64 + seat * 8 + index % rotation for seat in range(len(names))]
+
+
+def play_row(config: SimConfig, index: int, records_dir: str | None = None) -> Row:
+    """Play game ``index`` of ``config`` (seeds: :func:`game_setup`) and return its
+    results row."""
+    settings = config.settings
+    names, seed, bot_seeds = game_setup(config, index)
+    bots = [make_bot(name, seed=bot_seed) for name, bot_seed in zip(names, bot_seeds, strict=True)]
     tally = _Tally(settings.player_count)
     meta = {"config_id": config.config_id, "game_index": index}
     state, record = play_game(settings, seed, bots, on_event=tally, meta=meta)
@@ -193,12 +219,24 @@ def _safe(config_id: str) -> str:
 
 @dataclasses.dataclass(slots=True)
 class RunStats:
-    """What a run did: games played now, skipped as done, and whether it was stopped."""
+    """What a run did: games played now, skipped as done, whether it was stopped (Ctrl-C,
+    SIGTERM) and whether its deadline left games unplayed."""
 
     played: int = 0
     skipped: int = 0
     interrupted: bool = False
     seconds: float = 0.0
+    cut: bool = False
+
+
+def until(items: Iterable[Any], deadline: float | None, stats: RunStats) -> Iterator[Any]:
+    """``items`` until the ``time.monotonic()`` deadline passes (marking ``stats.cut``);
+    the clock is read as each item is taken, so work already started is not cut."""
+    for item in items:
+        if deadline is not None and time.monotonic() >= deadline:
+            stats.cut = True
+            return
+        yield item
 
 
 def _init_worker(parent: int) -> None:
@@ -238,8 +276,8 @@ def _stop_on_termination() -> Iterator[None]:
             signal.signal(sig, handler)
 
 
-def _play_batch(batch: list[Task], records_dir: str | None) -> list[Row]:
-    return [play_row(config, index, records_dir) for config, index in batch]
+def _play_batch(batch: list[Task], records_dir: str | None, play: PlayFn) -> list[Row]:
+    return [play(config, index, records_dir) for config, index in batch]
 
 
 def _batches(tasks: Sequence[Task], size: int) -> Iterator[list[Task]]:
@@ -249,17 +287,20 @@ def _batches(tasks: Sequence[Task], size: int) -> Iterator[list[Task]]:
 
 def run_tasks(
     tasks: Sequence[Task],
-    writer: ResultsWriter,
+    writer: RowSink,
     *,
     workers: int = 1,
     records_dir: str | None = None,
     on_row: Callable[[Row], None] | None = None,
     batch_size: int = 4,
+    play: PlayFn = play_row,
+    deadline: float | None = None,
 ) -> RunStats:
     """Play ``tasks`` on ``workers`` processes (1: in this process), writing each row
     as soon as its game ends. Ctrl-C (or SIGTERM, SIGHUP) stops the run; finished rows
     are kept, and so are those of the batches the workers were playing (the stop waits
-    for them)."""
+    for them). ``play`` turns a task into its row (:func:`play_row` by default). After
+    the ``deadline`` (``time.monotonic()``) no game starts (``stats.cut``)."""
     stats = RunStats()
     start = time.perf_counter()
     if records_dir is not None:
@@ -274,10 +315,11 @@ def run_tasks(
     try:
         with _stop_on_termination():
             if workers <= 1:
-                for config, index in tasks:
-                    keep(play_row(config, index, records_dir))
+                for config, index in until(tasks, deadline, stats):
+                    keep(play(config, index, records_dir))
             else:
-                _run_pool(tasks, keep, workers, records_dir, batch_size)
+                batches = until(_batches(tasks, batch_size), deadline, stats)
+                _run_pool(batches, keep, workers, records_dir, play=play)
     except KeyboardInterrupt:
         stats.interrupted = True
     stats.seconds = time.perf_counter() - start
@@ -285,21 +327,21 @@ def run_tasks(
 
 
 def _run_pool(
-    tasks: Sequence[Task],
+    batches: Iterator[list[Task]],
     keep: Callable[[Row], None],
     workers: int,
     records_dir: str | None,
-    batch_size: int,
+    *,
+    play: PlayFn,
 ) -> None:
     context = multiprocessing.get_context("spawn")
     pending: set[Future[list[Row]]] = set()
-    batches = _batches(tasks, batch_size)
     pool = ProcessPoolExecutor(
         workers, mp_context=context, initializer=_init_worker, initargs=(os.getpid(),)
     )
     try:
         for batch in batches:
-            pending.add(pool.submit(_play_batch, batch, records_dir))
+            pending.add(pool.submit(_play_batch, batch, records_dir, play))
             if len(pending) >= 2 * workers:
                 break
         while pending:
@@ -309,7 +351,7 @@ def _run_pool(
                 for row in future.result():
                     keep(row)
                 for batch in itertools.islice(batches, 1):
-                    pending.add(pool.submit(_play_batch, batch, records_dir))
+                    pending.add(pool.submit(_play_batch, batch, records_dir, play))
     finally:
         # Stopped (Ctrl-C, SIGTERM) or failed: batches not started are cancelled; those
         # already running are waited for, and their games are kept too.

@@ -14,6 +14,7 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from sequence_stacks.engine import (
+    ACTION_KEYS,
     CARD_KIND,
     Action,
     ActionType,
@@ -47,13 +48,6 @@ COLOUR_STYLES: Final = ("bold white on dark_blue", "bold white on dark_red")
 ACTION_STYLE: Final = "bold black on yellow"
 
 _LETTER_KEYS: Final = ("term.letter.blue", "term.letter.red")
-_ACTION_LABELS: Final = {
-    Kind.SKIP: "term.short.skip",
-    Kind.REV: "term.short.reverse",
-    Kind.SCARD: "term.short.steal_card",
-    Kind.BLOCK: "term.short.block",
-    Kind.SCHIP: "term.short.steal_chip",
-}
 
 
 def pad(text: str, cells: int) -> str:
@@ -71,7 +65,7 @@ def kind_label(kind: int) -> str:
     """Return a short label with a shape: ``◆B3``, ``●RW``, ``Skip``."""
     colour = kind_colour(kind)
     if colour < 0:
-        return render(_ACTION_LABELS[Kind(kind)])
+        return render(f"term.short.{ACTION_KEYS[Kind(kind)]}")
     rank = kind_rank(kind)
     shown = render("card.wild_corner") if rank == 0 else str(rank)
     return f"{COLOUR_MARKS[colour]}{colour_letter(colour)}{shown}"

@@ -8,6 +8,8 @@
 // until the next one. With prefers-reduced-motion nothing moves (the marks stay).
 // Only the page's own elements are copied and moved: no text is made here.
 
+import { EVENT } from "./vocabulary.js";
+
 const DURATION = 450;
 const EASING = "cubic-bezier(.2, .7, .2, 1)";
 
@@ -79,7 +81,10 @@ function layer() {
   return box;
 }
 
-const PLAYS = new Set(["CardPlayed", "Discarded", "SkipPlayed", "ReversePlayed", "CardStolen", "ChipStolen"]);
+/** True for the events of a card put down by its player: its `card` and `seat`. */
+function putDown(event) {
+  return [EVENT.CARD_PLAYED, EVENT.DISCARDED, EVENT.SKIP_PLAYED, EVENT.REVERSE_PLAYED, EVENT.CARD_STOLEN, EVENT.CHIP_STOLEN].includes(event.type);
+}
 
 /** The cards an update's events name, by what happened to them. */
 export function movedCards(events) {
@@ -90,15 +95,15 @@ export function movedCards(events) {
   for (const event of events) {
     // Every card an action puts down: a number or wild on a pile, a discard, an action
     // card to the played actions (its `card`); a Block card is its blocker's.
-    if (PLAYS.has(event.type)) played.set(String(event.card), event.seat);
-    if (event.type === "PileBlocked") {
+    if (putDown(event)) played.set(String(event.card), event.seat);
+    if (event.type === EVENT.PILE_BLOCKED) {
       played.set(String(event.card), event.blocker);
       for (const card of event.cards) gone.push(String(card));
-    } else if (event.type === "PileCompleted") {
+    } else if (event.type === EVENT.PILE_COMPLETED) {
       for (const card of event.cards) gone.push(String(card));
-    } else if (event.type === "CardStolen") {
+    } else if (event.type === EVENT.CARD_STOLEN) {
       stolen.set(String(event.stolen), event.seat);
-    } else if (event.type === "ChipTaken" || event.type === "ChipStolen") {
+    } else if (event.type === EVENT.CHIP_TAKEN || event.type === EVENT.CHIP_STOLEN) {
       chips.add(event.seat);
       if (event.victim !== undefined) chips.add(event.victim);
     }

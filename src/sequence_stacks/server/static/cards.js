@@ -3,7 +3,7 @@
 
 import { h, svg, wholeWords } from "./dom.js";
 import { catalog, t } from "./messages.js";
-import { kindInfo, kindName, kindOf } from "./eventlog.js";
+import { kindInfo, kindName, kindOf } from "./words.js";
 
 /** The CSS class of a colour index ("blue", "red"): the catalog's key. */
 export function colourClass(colour) {

@@ -1,26 +1,22 @@
-// What a legal action is called on its button (#15): the live table's choices and the
-// tutorial's, and the words of a hint. An action comes as fields (the action table:
-// type, kind, from_discard, pile, victim, colour); `name(seat)` names a seat.
+// What a legal action is called on its button (#15): the board's choices and the words
+// of a hint. An action comes as fields (the action table: type, kind, from_discard,
+// slot, victim, colour); `name(seat)` names a seat, `slots` says what each pile slot is.
 
-import { coloured, kindInfo, kindName, pileName } from "./eventlog.js";
+import { ACTION } from "./vocabulary.js";
+import { coloured, kindName, slotName } from "./words.js";
 import { t } from "./messages.js";
 
-/** The colour a played card's pile has: the card kind's own. */
-export function pileColour(action) {
-  return kindInfo(action.kind).colour;
-}
-
 /** A choice button's words for one legal action of a selected card. */
-export function choiceLabel(a, name) {
+export function choiceLabel(a, name, slots) {
   switch (a.type) {
-    case "discard":
+    case ACTION.DISCARD:
       return t("choice.discard", { card: kindName(a.kind) });
-    case "play":
-      if (a.pile === null) return t(coloured("choice.new_pile", pileColour(a)));
-      return t("choice.play_on", { pile: pileName(pileColour(a), a.pile) });
-    case "steal_card":
+    case ACTION.PLAY:
+      if (a.slot === null) return t(coloured("choice.new_pile", a.colour));
+      return t("choice.play_on", { pile: slotName(slots, a.slot) });
+    case ACTION.STEAL_CARD:
       return t("choice.steal_card", { player: name(a.victim) });
-    case "steal_chip":
+    case ACTION.STEAL_CHIP:
       return t(coloured("choice.steal_chip", a.colour), { player: name(a.victim) });
     default:
       return t("choice.play", { card: kindName(a.kind) });
@@ -28,10 +24,17 @@ export function choiceLabel(a, name) {
 }
 
 /** Any action in words, whatever its type: a hint says it this way. */
-export function actionWords(a, name) {
-  if (a.type === "pass") return t("page.table.pass");
-  if (a.type === "block") return t("page.table.block");
-  if (a.type === "end") return t("choice.end");
-  if (a.type === "play") return t("table.hint_play", { card: kindName(a.kind), choice: choiceLabel(a, name) });
-  return choiceLabel(a, name);
+export function actionWords(a, name, slots) {
+  switch (a.type) {
+    case ACTION.PASS:
+      return t("page.table.pass");
+    case ACTION.BLOCK:
+      return t("page.table.block");
+    case ACTION.END:
+      return t("choice.end");
+    case ACTION.PLAY:
+      return t("table.hint_play", { card: kindName(a.kind), choice: choiceLabel(a, name, slots) });
+    default:
+      return choiceLabel(a, name, slots);
+  }
 }

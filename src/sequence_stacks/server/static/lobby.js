@@ -1,9 +1,10 @@
 // The lobby page: create a table, list public tables. Every word is a message (#13).
 
 import { h } from "./dom.js";
-import { refusalLine, seatLabel, tableName } from "./eventlog.js";
+import { refusalLine, seatLabel, tableTitle } from "./words.js";
 import { formatNumber, loadWords, t } from "./messages.js";
 import { setUpPage } from "./pagewords.js";
+import { SEAT_KIND, TABLE_STATUS } from "./vocabulary.js";
 
 const form = document.querySelector("#create");
 const list = document.querySelector("#tables");
@@ -43,13 +44,14 @@ form.addEventListener("submit", async (event) => {
   const response = await fetch("/api/tables", {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ options, visibility: option("visibility").value }),
+    body: JSON.stringify({ options, visibility: option("visibility").value, pace: option("pace").value }),
   });
   const data = await response.json();
   if (!response.ok) {
-    // The options' own names stay off the screen: a refused set of options is told in
-    // the reader's words; any other refusal by its code.
-    problem.textContent = data.code === "bad_request" ? t("page.lobby.options_refused") : refusalLine(data, (seat) => t("seat.numbered", { number: seat + 1 }));
+    // The options' own names stay off the screen: a refused combination names them by
+    // the form's labels (settings.*, #24), another refused set of options is told in
+    // the reader's words (page.lobby.refused.bad_request); any other refusal by its code.
+    problem.textContent = refusalLine(data, (seat) => t("seat.numbered", { number: seat + 1 }), "lobby");
     return;
   }
   location.href = data.url;
@@ -57,9 +59,16 @@ form.addEventListener("submit", async (event) => {
 
 // "Play now" (#15): one click to a game against bots of the default strength, the
 // reader seated in the first seat and the game started; the table page finds the seat's
-// token where it keeps tokens. The number of players is the new-table form's.
+// token where it keeps tokens. It has its own number of players, which says how many
+// bots that makes, and its own pace (#24).
 const quick = document.querySelector("#play-now");
 const quickName = quick.elements.namedItem("name");
+const quickPlayers = quick.elements.namedItem("players");
+
+function showQuickBots() {
+  document.querySelector("#quick-bots").textContent = t("page.lobby.quick_bots", { count: Number(quickPlayers.value) - 1 });
+}
+quickPlayers.addEventListener("change", showQuickBots);
 const NAME_KEY = "sequence-stacks:name";
 quickName.value = localStorage.getItem(NAME_KEY) || "";
 
@@ -74,7 +83,7 @@ quick.addEventListener("submit", async (event) => {
     const response = await fetch("/api/play", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ name, players: Number(option("players").value) }),
+      body: JSON.stringify({ name, players: Number(quickPlayers.value), pace: quick.elements.namedItem("pace").value }),
     });
     const data = await response.json();
     if (!response.ok) {
@@ -92,15 +101,15 @@ quick.addEventListener("submit", async (event) => {
 });
 
 function seatText(seat) {
-  if (seat.kind === "empty") return t("lobby.open_seat");
-  if (seat.kind !== "bot") return seat.name;
+  if (seat.kind === SEAT_KIND.EMPTY) return t("lobby.open_seat");
+  if (seat.kind !== SEAT_KIND.BOT) return seat.name;
   // A bot the server named is worded from its label ("Greedy bot 2", "Ann (bot)");
   // rows stored before labels existed carry only the name.
   return seat.label ? seatLabel(seat) : t("lobby.bot_seat", { name: seat.name });
 }
 
 function statusText(table, open) {
-  if (table.status === "lobby") return t("lobby.open_seats", { count: open });
+  if (table.status === TABLE_STATUS.LOBBY) return t("lobby.open_seats", { count: open });
   return t(`lobby.status.${table.status}`);
 }
 
@@ -117,9 +126,9 @@ async function refresh() {
   for (const table of data.tables) {
     const item = document.createElement("li");
     item.className = "table-row";
-    const open = table.seats.filter((s) => s.kind === "empty").length;
-    const who = table.seats.filter((s) => s.kind !== "empty").map(seatText).join(t("list.separator"));
-    const title = t("lobby.table_named", { name: tableName(table.id), count: table.players });
+    const open = table.seats.filter((s) => s.kind === SEAT_KIND.EMPTY).length;
+    const who = table.seats.filter((s) => s.kind !== SEAT_KIND.EMPTY).map(seatText).join(t("list.separator"));
+    const title = t("lobby.table_named", { name: tableTitle(table.id, table.options), count: table.players });
     item.append(
       h("a", { href: `/t/${encodeURIComponent(table.id)}` }, title),
       h("span", { class: "badge" }, statusText(table, open)),
@@ -133,7 +142,10 @@ loadWords()
   .catch((error) => console.error(`the messages or the catalog did not load: ${error}`))
   .finally(() => {
     setUpPage();
-    for (const choice of option("players").options) choice.textContent = formatNumber(Number(choice.value));
+    for (const select of [option("players"), quickPlayers]) {
+      for (const choice of select.options) choice.textContent = formatNumber(Number(choice.value));
+    }
+    showQuickBots();
     refresh();
     setInterval(refresh, 5000);
   });

@@ -1,9 +1,12 @@
 // Words and facts from the server, loaded once before the first render (#13): the
 // message templates (GET /api/messages, defined in sequence_stacks/i18n/messages.py) and
-// the engine's catalog (GET /api/catalog: colours, card kinds, what each card id is).
+// the catalog (GET /api/catalog: colours, card kinds, what each card id is, and every
+// vocabulary, which vocabulary.js names).
 // `t(key, args)` fills a template's named placeholders; a count picks the plural form
 // through the CLDR rules of the page's language (Intl.PluralRules), and numbers are
 // written with Intl.NumberFormat. Nothing here touches the DOM, so Node can test it.
+
+import { setVocabulary } from "./vocabulary.js";
 
 const loaded = {
   messages: {},
@@ -24,6 +27,7 @@ function setLanguage(lang) {
 export function setWords({ messages, catalog, lang = loaded.lang }) {
   loaded.messages = messages ?? {};
   loaded.catalog = catalog ?? null;
+  setVocabulary(loaded.catalog);
   setLanguage(lang);
 }
 
@@ -85,17 +89,55 @@ function chooseForm(key, message, args) {
   return forms[loaded.plurals.select(count)] ?? forms.other;
 }
 
-// `{name}` is a placeholder; `{{` and `}}` are literal braces (as in Python's format).
-const PLACEHOLDER = /\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+// Korean particles after a filled-in word (#24): a template writes both forms,
+// "{player}은(는)"; the one the word takes is chosen by its last sound. The rule of
+// docs/translating/ko.md, as sequence_stacks/i18n/render.py `particle` has it (both are
+// tested on tests/i18n/korean_particles.json).
+const PAIRS = {
+  "은(는)": ["은", "는"],
+  "는(은)": ["은", "는"],
+  "이(가)": ["이", "가"],
+  "가(이)": ["이", "가"],
+  "을(를)": ["을", "를"],
+  "를(을)": ["을", "를"],
+  "과(와)": ["과", "와"],
+  "와(과)": ["과", "와"],
+};
+const HANGUL_FIRST = 0xac00;
+const HANGUL_LAST = 0xd7a3;
+const DIGITS_WITH_BATCHIM = "013678"; // 영 일 삼 육 칠 팔 (and 십 백 천 만)
+const TRAILING_NOTE = /\s*\([^()]*\)\s*$/;
+
+/**
+ * The form of particle `pair` ("은(는)") after `word`: by the word's last sound (a Hangul
+ * syllable's final consonant, a digit as Korean reads it), after a note in brackets at
+ * its end; `pair` as it is when the sound is unknown (a word in Latin letters).
+ */
+export function particle(word, pair) {
+  const [consonant, vowel] = PAIRS[pair];
+  const stem = word.replace(TRAILING_NOTE, "") || word;
+  const last = stem.trimEnd().slice(-1);
+  if (!last) return pair;
+  const code = last.codePointAt(0);
+  if (code >= HANGUL_FIRST && code <= HANGUL_LAST) return (code - HANGUL_FIRST) % 28 ? consonant : vowel;
+  if (/^[0-9]$/.test(last)) return DIGITS_WITH_BATCHIM.includes(last) ? consonant : vowel;
+  return pair;
+}
+
+// `{name}` is a placeholder (with a two-form particle right after it, if any); `{{` and
+// `}}` are literal braces (as in Python's format).
+const PARTICLES = Object.keys(PAIRS).map((pair) => pair.replace(/[()]/g, "\\$&")).join("|");
+const PLACEHOLDER = new RegExp(`\\{\\{|\\}\\}|\\{([A-Za-z_][A-Za-z0-9_]*)\\}(${PARTICLES})?`, "g");
 
 function fill(key, text, args) {
-  return text.replace(PLACEHOLDER, (whole, name) => {
+  return text.replace(PLACEHOLDER, (whole, name, pair) => {
     if (name === undefined) return whole[0];
     if (!Object.hasOwn(args, name) || args[name] === null || args[name] === undefined) {
       console.error(`message ${key}: no value for {${name}}`);
       return whole;
     }
     const value = args[name];
-    return typeof value === "number" ? formatNumber(value) : String(value);
+    const shown = typeof value === "number" ? formatNumber(value) : String(value);
+    return pair ? shown + particle(shown, pair) : shown;
   });
 }

@@ -1,9 +1,10 @@
 // A replay's moves by turn (#15): which steps each turn holds, each step's log lines,
 // where a key takes the replay and how fast autoplay goes. The steps come from the
-// replay API's `moves` (moves[k] is step k's seat and events as the asker may see them;
-// moves[0] is the deal). No DOM here, so Node can test it.
+// replay API's `moves` (moves[k] is step k's seat and events as the asker may see them,
+// each with its log line as data; moves[0] is the deal). No DOM here, so Node can test it.
 
-import { eventMessage, line } from "./eventlog.js";
+import { EVENT } from "./vocabulary.js";
+import { eventLine } from "./words.js";
 
 /** Autoplay speeds, as multiples of one step a second. */
 export const SPEEDS = [0.5, 1, 2, 4];
@@ -28,7 +29,7 @@ export function turnsOf(moves) {
       groups[groups.length - 1].steps.push(step);
     }
     for (const event of move.events) {
-      if (event.type === "TurnStarted") started = { turn: event.turn_number, seat: event.seat };
+      if (event.type === EVENT.TURN_STARTED) started = { turn: event.turn_number, seat: event.seat };
     }
   });
   return groups;
@@ -38,9 +39,9 @@ export function turnsOf(moves) {
 export function moveLines(move, player) {
   const lines = [];
   for (const event of move.events) {
-    if (event.type === "TurnStarted") continue;
-    const found = eventMessage(event);
-    if (found) lines.push(line(found, player));
+    if (event.type === EVENT.TURN_STARTED) continue;
+    const text = eventLine(event, player);
+    if (text !== null) lines.push(text);
   }
   return lines;
 }

@@ -9,6 +9,8 @@ export class TableSocket {
     this.tableId = tableId;
     this.handlers = handlers;
     this.version = null;
+    this.view = null; // the view and table of the last frame: updates send what changed
+    this.table = null;
     this.token = null;
     this.pending = new Map();
     this.prefix = Math.random().toString(36).slice(2, 10);
@@ -78,6 +80,8 @@ export class TableSocket {
     switch (frame.type) {
       case "sync":
         this.version = frame.version;
+        this.view = frame.view;
+        this.table = frame.table;
         this.status("online");
         this.handlers.sync?.(frame);
         for (const message of this.pending.values()) this.send(message);
@@ -88,7 +92,7 @@ export class TableSocket {
           return;
         }
         this.version = frame.version;
-        this.handlers.update?.(frame);
+        this.handlers.update?.(this.whole(frame));
         break;
       case "ack":
         this.pending.delete(frame.id);
@@ -111,6 +115,18 @@ export class TableSocket {
       default:
         break;
     }
+  }
+
+  /**
+   * An update made whole (docs/protocol.md, "Only what changed"): its view is the last
+   * one with `view_changes` laid over it, and a frame with no `table` keeps the last.
+   */
+  whole(frame) {
+    if (frame.view_changes) frame.view = { ...this.view, ...frame.view_changes };
+    if (!("table" in frame)) frame.table = this.table;
+    this.view = frame.view;
+    this.table = frame.table;
+    return frame;
   }
 
   drop() {

@@ -1,16 +1,16 @@
 // The replay page: step through a game from its deal (#15). While it runs you see only
 // what your seat (or a spectator) could see; once it is over, every hand is shown. The
 // move list comes from the last step's frame (`moves`), each step's board from its own
-// frame, drawn with the live table's pieces (board.js). Every word comes from the
+// frame, drawn by the table's board (board.js), read-only. Every word comes from the
 // messages and every card fact from the catalog (#13).
 
-import { chipsBox, decksRow, fillDiscard, miniHand, pileFace, pileNeed, renderDecks, showDirection, standingsTable, turnText } from "./board.js";
-import { cardElement, colourClass } from "./cards.js";
+import { Board, boardParts } from "./board.js";
 import { h, svg } from "./dom.js";
-import { eventLine, pileName, refusalLine, seatLabel } from "./eventlog.js";
 import { loadWords, t } from "./messages.js";
 import { keyStep, moveLines, SPEEDS, stepDelay, turnsOf } from "./movelist.js";
 import { setUpPage } from "./pagewords.js";
+import { standingsTable } from "./pieces.js";
+import { eventLine, refusalLine, seatLabel, tableTitle } from "./words.js";
 
 const parts = location.pathname.split("/");
 const tableId = decodeURIComponent(parts[2]);
@@ -19,9 +19,11 @@ const token = localStorage.getItem(`sequence-stacks:token:${tableId}`);
 const SPEED_KEY = "sequence-stacks:replay-speed";
 const $ = (selector) => document.querySelector(selector);
 const slider = $("#step");
+let board = null;
 
 const replay = {
   names: [],
+  options: null, // the table's own options: its name, as the table page shows it (#24)
   you: null,
   total: 0,
   moves: [],
@@ -72,9 +74,12 @@ async function fetchFrame(step) {
   return data;
 }
 
-async function seatNames() {
+/** The seats' names and the table's options, from its public facts. */
+async function tableFacts() {
   const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}`);
-  return response.ok ? (await response.json()).seats.map((seat) => seatLabel(seat)) : [];
+  if (!response.ok) return { names: [], options: null };
+  const table = await response.json();
+  return { names: table.seats.map((seat) => seatLabel(seat)), options: table.options ?? null };
 }
 
 function showError(error) {
@@ -168,62 +173,16 @@ function render(data) {
   // At either end its buttons are dimmed, not disabled: a disabled button drops the focus.
   for (const id of ["first", "prev"]) $(`#${id}`).classList.toggle("at-end", data.step === 0);
   for (const id of ["next", "last"]) $(`#${id}`).classList.toggle("at-end", data.step >= replay.total);
-  $("#turn .text").textContent = turnText(view, null, logName);
-  showDirection($("#direction"), view.direction);
-  $("#skips").hidden = !view.pending_skips;
-  $("#skips").textContent = t("table.skips_pending", { count: view.pending_skips });
   const lines = data.entry.events.map((event) => eventLine(event, logName)).filter(Boolean);
   $("#step-events").replaceChildren(...lines.map((text) => h("li", {}, text)));
-  renderDecks(view);
-  renderPiles(view);
-  renderSeats(data);
+  // Every hand once the game is over; while it runs, only your own.
+  const hands = data.hands ?? view.hand_sizes.map((_, seat) => (seat === data.you ? view.hand : null));
+  board.render({ view, actionTable: null, slots: data.slots, you: replay.you, name: logName, selection: null, hint: null, hands });
   const standings = data.standings ?? [];
   $("#result").hidden = !standings.length;
   $("#result .standings").replaceChildren(...standingsTable(standings, logName));
   markMove(data.step);
   history.replaceState(null, "", `#${data.step}`);
-}
-
-function renderPiles(view) {
-  const per = view.settings.piles_per_colour;
-  const piles = view.piles.map((cards, slot) => {
-    const [colour, index] = [Math.floor(slot / per), slot % per];
-    const label = t("table.pile_label", { pile: pileName(colour, index), count: cards.length });
-    const box = h("div", { class: `pile ${colourClass(colour)}`, role: "group", "aria-label": label });
-    if (view.phase === "block_window" && view.window_pile === slot) box.classList.add("completed");
-    box.append(...pileFace(cards, colour, index, t("table.pile_empty")), h("div", { class: "need" }, pileNeed(cards.length)));
-    return box;
-  });
-  $("#replay-piles").replaceChildren(...piles);
-}
-
-function renderSeats(data) {
-  const view = data.view;
-  const panels = view.hand_sizes.map((size, seat) => {
-    const panel = h("section", { class: "seat" });
-    if (seat === replay.you) panel.classList.add("me");
-    if (!view.result && view.phase === "playing" && view.current === seat) panel.classList.add("current");
-    if (view.phase === "block_window" && view.window_pending.includes(seat)) panel.classList.add("asked");
-    const winner = view.result?.winner === seat;
-    panel.append(h("header", {}, h("b", { class: "name" }, logName(seat)), winner ? h("span", { class: "badge winner-badge" }, t("table.winner")) : null));
-    const pile = view.discards[seat];
-    const discard = h("div", {
-      class: "discard",
-      "aria-label": seat === replay.you
-        ? t("table.discard_label.own", { count: pile.length })
-        : t("table.discard_label", { player: seatName(seat), count: pile.length }),
-    });
-    fillDiscard(discard, pile);
-    panel.append(h("div", { class: "seat-row" }, miniHand(size), discard, chipsBox(view.chips[seat])));
-    const cards = data.hands ? data.hands[seat] : seat === data.you ? view.hand : null;
-    if (cards?.length) {
-      const hand = h("div", { class: "hand small", "aria-label": t("replay.hand", { player: logName(seat) }) });
-      hand.append(...cards.map((card) => cardElement(card, { small: true })));
-      panel.append(hand);
-    }
-    return panel;
-  });
-  $("#replay-seats").replaceChildren(...panels);
 }
 
 // --- the move list ---------------------------------------------------------------------
@@ -265,7 +224,7 @@ function markMove(step) {
 // --- controls --------------------------------------------------------------------------
 
 function setUpControls() {
-  $(".felt").prepend(decksRow());
+  board = new Board(boardParts({ piles: "#replay-piles", seats: "#replay-seats" }), { readOnly: true });
   for (const name of ["first", "prev", "next", "last"]) $(`#${name}`).replaceChildren(controlIcon(name));
   showPlaying();
   const speed = $("#speed");
@@ -302,7 +261,9 @@ async function start() {
   setUpControls();
   let end;
   try {
-    [end, replay.names] = await Promise.all([frameAt(null), seatNames()]);
+    let facts;
+    [end, facts] = await Promise.all([frameAt(null), tableFacts()]);
+    Object.assign(replay, facts);
   } catch (error) {
     showError(error);
     return;
@@ -311,7 +272,8 @@ async function start() {
   replay.total = end.steps;
   replay.moves = end.moves;
   slider.max = String(end.steps);
-  $("#replay-title").textContent = t("replay.title", { id: tableId.slice(0, 6), game });
+  // The table's name as its own page shows it (#24), not its id.
+  $("#replay-title").textContent = t("replay.title_named", { name: tableTitle(tableId, replay.options), game });
   $("#replay-note").textContent = t(end.over ? "replay.over" : end.you === null ? "replay.running_spectator" : "replay.running_seat");
   buildMoves();
   const asked = /^#(\d+)$/.exec(location.hash);

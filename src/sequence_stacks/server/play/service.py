@@ -1,0 +1,410 @@
+"""The table service: the one place that changes tables, and the play room's face.
+
+The WebSocket and HTTP handlers call only this. It is composed of the tables loaded in
+this process (:class:`~.tables.Tables`, loading through a :class:`~.gate.Gate`), the
+pipeline every change goes through (:class:`~.pipeline.Pipeline`: prepare -> apply ->
+store -> acknowledge -> replan -> broadcast) and the frames it sends
+(:class:`~.frames.Frames`). Which tables the process may act on is the gate's to say:
+all of them alone on a database (:class:`~.gate.OpenGate`), those it owns among
+several workers on PostgreSQL (``cluster.OwnershipGate``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import math
+import random
+import secrets
+import time
+from collections.abc import Callable, Mapping
+from typing import Any, Final
+
+from sequence_stacks.engine import Settings, SettingsError, action_space
+from sequence_stacks.engine.settings import OptionsConflictError
+from sequence_stacks.server.config import ServerSettings
+from sequence_stacks.server.store import ListingCursor, Storage, TableRow
+
+from . import commands
+from .entries import SeatKind, TableStatus
+from .frames import Frames
+from .gate import Gate, OpenGate
+from .hints import hint_bot
+from .options import ANIMALS, DEFAULT_PACE, Pace, TableName, TableOptions, free_name
+from .pipeline import Pipeline
+from .prepare import prepare_command
+from .protocol import hint_frame, lobby_dict, refused_frame, replay_frame, stand_in_summary
+from .refusals import Refusal, RefusalCode
+from .runtime import Runtime, Subscriber, hash_token
+from .schedule import Thinker
+from .seats import clean_name
+from .table import Table
+from .tables import Tables
+
+__all__ = ["LISTING_PAGE", "VISIBILITIES", "TableService"]
+
+CHAT_GAP: Final = 2.0  # seconds between two quick-chat phrases of one seat
+HINT_GAP: Final = 3.0  # seconds between two hints of one seat
+VISIBILITIES: Final = ("public", "unlisted")
+LISTING_PAGE: Final = 50
+_NAMES_SCANNED: Final = 500  # listed tables whose names a new public table avoids
+
+
+class TableService:
+    """Creates, loads and changes tables (see the module's docstring)."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        settings: ServerSettings,
+        *,
+        gate: Gate | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.storage = storage
+        self.settings = settings
+        self.clock = clock
+        self.gate = gate or OpenGate()
+        self._thinker = Thinker()
+        self.tables = Tables(
+            storage,
+            settings,
+            self.gate,
+            clock=clock,
+            rng=rng or random.Random(),
+            thinker=self._thinker,
+        )
+        self.frames = Frames()
+        self._naming = asyncio.Lock()
+        self.pipeline = Pipeline(
+            storage, settings, self.gate, self.tables, self.frames, clock=clock
+        )
+
+    # --- life cycle -----------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Take the tables this process runs (every playing table, when alone)."""
+        await self.gate.start()
+
+    async def close(self) -> None:
+        """Stop every runner (the storage is closed by its owner)."""
+        await self.gate.close()
+        await self.tables.close()
+        self._thinker.close()
+
+    def health(self) -> dict[str, Any]:
+        """Whether this process takes work (and, among workers, what it owns)."""
+        return self.gate.health()
+
+    async def hand_over(self) -> None:
+        """Graceful shutdown: give every table to the other workers, if any."""
+        await self.gate.hand_over()
+
+    async def _runtime(self, table_id: str) -> Runtime:
+        runtime = await self.tables.get(table_id)
+        if runtime.broken:
+            async with runtime.lock:
+                self.pipeline.recover(runtime)
+        return runtime
+
+    # --- lobby (HTTP) ----------------------------------------------------------------
+
+    async def create_table(
+        self, options: Mapping[str, Any], *, visibility: str, pace: str | None = None
+    ) -> str:
+        """Create a table with validated engine settings and its own options (its
+        ``pace``; a friendly name no listed table has); return its id."""
+        if visibility not in VISIBILITIES:
+            raise Refusal(RefusalCode.BAD_REQUEST, "visibility is 'public' or 'unlisted'")
+        try:
+            settings = Settings.from_dict(options)
+        except OptionsConflictError as error:
+            raise Refusal(RefusalCode.BAD_REQUEST, str(error), detail=_conflict(error)) from None
+        except (SettingsError, TypeError) as error:
+            raise Refusal(RefusalCode.BAD_REQUEST, str(error)) from None
+        try:
+            chosen = Pace(pace) if pace is not None else DEFAULT_PACE
+        except ValueError:
+            paces = ", ".join(repr(p.value) for p in Pace)
+            raise Refusal(RefusalCode.BAD_REQUEST, f"pace is one of {paces}") from None
+        table_id = secrets.token_urlsafe(9)
+        async with self._naming:  # two tables made at once never take one name
+            name = await self._free_name(visibility)
+            table_options = TableOptions(pace=chosen, name=name)
+            empty = {"kind": SeatKind.EMPTY.value}
+            row = TableRow(
+                table_id=table_id,
+                created_at=time.time(),
+                visibility=visibility,
+                settings=settings.to_dict(),
+                summary={"seats": [empty] * settings.player_count, "game": 0},
+                options=table_options.to_dict(),
+            )
+            await asyncio.to_thread(self.storage.create_table, row)
+        return table_id
+
+    async def _free_name(self, visibility: str) -> TableName:
+        """A name for a new table: for a public one, one that no listed table has."""
+        pick = secrets.randbelow(len(ANIMALS))
+        if visibility != "public":
+            return TableName(ANIMALS[pick])
+        since = time.time() - self.settings.listing_idle
+        rows = await asyncio.to_thread(
+            self.storage.listed_tables, since=since, limit=_NAMES_SCANNED
+        )
+        taken = {name for row in rows if (name := _name_of(row)) is not None}
+        return free_name(taken, pick)
+
+    def public_tables(
+        self, *, limit: int = LISTING_PAGE, before: ListingCursor | None = None
+    ) -> dict[str, Any]:
+        """One page of the public list, most recently active first: tables in the lobby
+        or playing, changed within ``listing_idle``, where a person sits, or nobody sits
+        yet and it is not ``empty_listing_idle`` old (a game of bots alone is not
+        listed); ``next`` is the following page's cursor (None on the last page)."""
+        now = time.time()
+        since = now - self.settings.listing_idle
+        kept: list[TableRow] = []
+        cursor, more = before, True
+        while more and len(kept) <= limit:
+            rows = self.storage.listed_tables(since=since, limit=limit + 1, before=cursor)
+            more = len(rows) > limit
+            if rows:
+                cursor = ListingCursor(rows[-1].updated_at, rows[-1].table_id)
+            kept += [row for row in rows if self._listable(row, now)]
+        page = kept[:limit]
+        last = page[-1] if page else None
+        after = ListingCursor(last.updated_at, last.table_id) if last else None
+        return {
+            "tables": [_listed(row) for row in page],
+            "next": after.text() if after and (len(kept) > limit or more) else None,
+        }
+
+    def _listable(self, row: TableRow, now: float) -> bool:
+        """Whether a public row found by the listing query is shown (#24)."""
+        kinds = [seat.get("kind") for seat in row.summary.get("seats", [])]
+        if SeatKind.HUMAN in kinds:
+            return True
+        if row.status == TableStatus.PLAYING:
+            return False  # bots playing on their own: nobody to join or watch
+        return row.updated_at >= now - self.settings.empty_listing_idle
+
+    async def lobby(self, table_id: str) -> dict[str, Any]:
+        """A table's public facts: from memory where it is loaded, else from storage."""
+        runtime = self.tables.current(table_id)
+        if runtime is not None:
+            async with runtime.lock:  # never a change whose commit is still under way
+                return lobby_dict(runtime.table, runtime.connected())
+        table = await self.tables.read(table_id)
+        return lobby_dict(table, [False] * len(table.seats))
+
+    async def sit(self, table_id: str, name: str, seat: int | None) -> tuple[int, str]:
+        """Seat a human; return the seat and its secret token (only its hash is stored)."""
+        runtime = await self._runtime(table_id)
+        token = secrets.token_urlsafe(24)
+        async with runtime.lock:
+            payload = runtime.table.prepare_sit(name, seat, hash_token(token))
+            await self.pipeline.commit(runtime, payload)
+        return payload.seat, token
+
+    async def play_now(
+        self, name: str, players: int, *, pace: str | None = None
+    ) -> tuple[str, int, str]:
+        """One click to a game (#15): an unlisted table of ``players`` seats, the person
+        in the first seat, bots of the default strength in the others, the game started.
+        Returns the table id, the seat and its secret token."""
+        clean_name(name)  # a name refused before any table is made
+        table_id = await self.create_table(
+            {"player_count": players}, visibility="unlisted", pace=pace
+        )
+        seat, token = await self.sit(table_id, name, 0)
+        runtime = await self._runtime(table_id)
+        async with runtime.lock:
+            start = runtime.table.prepare_start(secrets.randbits(63), self.settings.default_bot)
+            await self.pipeline.commit(runtime, dataclasses.replace(start, by=seat))
+        return table_id, seat, token
+
+    # --- connections ---------------------------------------------------------------
+
+    async def hello(
+        self, table_id: str, subscriber: Subscriber, token: str | None, last_version: int | None
+    ) -> None:
+        """(Re)identify a connection by its seat token and send it a sync frame."""
+        runtime = await self._runtime(table_id)
+        async with runtime.lock:
+            table = runtime.table
+            token_hash = hash_token(token) if token else None
+            seat = table.seat_of(token_hash)
+            summary = None
+            if seat is None and token_hash is not None:
+                # Back after a bot took the seat over (not after leaving): reclaim it.
+                claim = table.claim_of(token_hash)
+                if claim is not None:
+                    await self.pipeline.commit(runtime, table.prepare_reclaim(claim))
+                    seat = claim
+                    summary = stand_in_summary(table, claim)
+            runtime.join(subscriber, token_hash, seat)
+            runtime.schedule.replan(table)
+            frame = self.frames.sync(runtime, subscriber, last_version, rejected=bool(token))
+            # What the stand-in bot did meanwhile, for the returning player alone (#24).
+            frame["stand_in"] = summary
+            subscriber.send(frame)
+            self.frames.presence(runtime)
+
+    async def sync(self, table_id: str, subscriber: Subscriber, last_version: int | None) -> None:
+        """Send a sync frame: entries since ``last_version`` and the current view."""
+        runtime = await self._runtime(table_id)
+        async with runtime.lock:
+            subscriber.seat = runtime.table.seat_of(subscriber.token_hash)
+            subscriber.send(self.frames.sync(runtime, subscriber, last_version, rejected=False))
+
+    async def leave(self, table_id: str, subscriber: Subscriber) -> None:
+        """Forget a closed connection; its seat's grace period starts if it was the last."""
+        runtime = self.tables.current(table_id)
+        if runtime is None or subscriber not in runtime.subscribers:
+            return
+        async with runtime.lock:
+            runtime.forget(subscriber)
+            runtime.schedule.replan(runtime.table)
+            self.frames.presence(runtime)
+
+    async def chat(self, table_id: str, subscriber: Subscriber, phrase: str) -> None:
+        """A quick-chat phrase (#15) from a seated player to everyone at the table, at
+        most one every CHAT_GAP seconds per seat. Words from a fixed set, so nothing to
+        moderate; not a change of the table, so not in its log or its record."""
+        runtime = await self._runtime(table_id)
+        async with runtime.lock:
+            seat = self._seat(runtime.table, subscriber, "use the quick chat")
+            _throttle(runtime.chatted, seat, self.clock(), CHAT_GAP, "quick-chat phrase")
+            self.frames.chat(runtime, seat, phrase)
+
+    async def hint(self, table_id: str, subscriber: Subscriber) -> None:
+        """A hint (#15) for a seated player of a practice game (everyone else a bot)
+        whose decision it is: the hint bot's choice from that seat's own view, sent
+        to the asking connection alone; one every HINT_GAP seconds per seat."""
+        runtime = await self._runtime(table_id)
+        async with runtime.lock:
+            table = runtime.table
+            seat = self._seat(table, subscriber, "ask for a hint")
+            if not table.is_practice_for(seat):
+                detail = {"key": "table.hint_practice_only", "args": {}}
+                raise Refusal(
+                    RefusalCode.BAD_REQUEST, "hints are for games against bots", detail=detail
+                )
+            state = table.state
+            if state is None or state.is_over or seat not in state.deciders():
+                detail = {"key": "table.hint_not_now", "args": {}}
+                raise Refusal(
+                    RefusalCode.BAD_REQUEST, "a hint is for your own decision", detail=detail
+                )
+            _throttle(runtime.hinted, seat, self.clock(), HINT_GAP, "hint")
+            version = table.version
+            future = self._thinker.submit(hint_bot(version), state, seat)
+        action = await asyncio.wrap_future(future)
+        space = action_space(state.player_count, state.settings.piles_per_colour)
+        subscriber.send(hint_frame(version, space.id_of(action, seat)))
+
+    @staticmethod
+    def _seat(table: Table, subscriber: Subscriber, what: str) -> int:
+        """The seat the connection's token holds now; refused for a spectator."""
+        seat = table.seat_of(subscriber.token_hash)
+        if seat is None:
+            raise Refusal(RefusalCode.NOT_SEATED, f"only a seated player can {what}")
+        return seat
+
+    # --- commands (WebSocket) ----------------------------------------------------------
+
+    async def command(
+        self, table_id: str, subscriber: Subscriber, command: commands.Command
+    ) -> None:
+        """Run one client command; answer the sender with ack or refused."""
+        runtime = await self._runtime(table_id)
+        async with runtime.lock:
+            table = runtime.table
+            try:
+                # Who holds the seat now, not who did at hello (a seat changes hands).
+                seat = self._seat(table, subscriber, "do that; take a seat first")
+                done = table.client_ids.get((subscriber.token_hash, command.id))
+                if done is not None:
+                    subscriber.send(self.frames.ack(command.id, done, duplicate=True))
+                    return
+                payload = prepare_command(
+                    table, command, seat, seed=_new_seed, bot=self.settings.default_bot
+                )
+            except Refusal as refusal:
+                subscriber.send(refused_frame(refusal, command.id, table.version))
+                return
+            await self.pipeline.submit(runtime, payload, ack=(subscriber, command.id))
+
+    # --- replays ---------------------------------------------------------------------
+
+    async def replay(
+        self, table_id: str, game: int, step: int | None, token: str | None
+    ) -> dict[str, Any]:
+        """One step of a game: a seat's view while it runs, everything once it is over;
+        from memory where the table is loaded, else from storage."""
+        runtime = self.tables.current(table_id)
+        if runtime is not None:
+            async with runtime.lock:
+                table = runtime.table
+                found = _game(table, game, token)
+        else:
+            table = await self.tables.read(table_id)
+            found = _game(table, game, token)
+        record, seat, over = found
+        total = len(record.actions)
+        chosen = total if step is None else max(0, min(step, total))
+        return replay_frame(record, table.settings, chosen, seat, over=over)
+
+
+def _game(table: Table, game: int, token: str | None) -> tuple[Any, int | None, bool]:
+    """Game ``game``'s record, the seat the token holds, whether the game is over."""
+    if not 1 <= game <= table.game_no:
+        raise Refusal(RefusalCode.NOT_FOUND, f"there is no game {game} at this table")
+    seat = table.seat_of(hash_token(token)) if token else None
+    record = table.games[game - 1].record(table.settings)
+    over = game < table.game_no or table.status == TableStatus.OVER
+    return record, seat, over
+
+
+def _throttle(last: dict[int, float], seat: int, now: float, gap: float, what: str) -> None:
+    """At most one ``what`` every ``gap`` seconds per seat; refused (rate_limited) sooner."""
+    if now - last.get(seat, -math.inf) < gap:
+        raise Refusal(RefusalCode.RATE_LIMITED, f"one {what} every {gap:g} s")
+    last[seat] = now
+
+
+def _conflict(error: OptionsConflictError) -> dict[str, Any]:
+    """A refused combination of options as a message (#24): ``settings.<code>`` naming
+    the options involved, which the lobby words with its own labels."""
+    first, *rest = error.options
+    return {
+        "key": f"settings.{error.code}",
+        "args": {"option": first, "other_option": rest[0] if rest else first},
+    }
+
+
+def _name_of(row: TableRow) -> TableName | None:
+    """A stored table's name (None for one stored before tables had names)."""
+    try:
+        return TableOptions.from_dict(row.options).name
+    except ValueError:
+        return None
+
+
+def _listed(row: TableRow) -> dict[str, Any]:
+    """A public table as the lobby lists it."""
+    return {
+        "id": row.table_id,
+        "status": row.status,
+        "players": row.settings.get("player_count"),
+        "seats": row.summary.get("seats", []),
+        "game": row.summary.get("game", 0),
+        "options": dict(row.options),
+    }
+
+
+def _new_seed() -> int:
+    """A game's secret seed (R41: it never leaves the server)."""
+    return secrets.randbits(63)

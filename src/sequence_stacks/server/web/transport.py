@@ -1,0 +1,227 @@
+"""Connections and rate buckets: one WebSocket's outgoing queue and writer, the
+direct write path through uvicorn's ``websockets`` protocol, and the token buckets
+that limit messages per connection and requests per client address."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Mapping
+from typing import Any, Final
+
+from starlette.websockets import WebSocket
+
+from sequence_stacks.server.config import ServerSettings
+from sequence_stacks.server.play.codec import dumps
+
+__all__ = [
+    "RAW_SEND",
+    "SEND_QUEUE_LIMIT",
+    "AddressLimits",
+    "Connection",
+    "DirectWriter",
+    "TokenBucket",
+]
+
+SEND_QUEUE_LIMIT: Final = 1000
+RAW_SEND: Final = "sequence_stacks.raw_send"  # where the server's own send is kept
+# Address buckets kept at most; idle (full) buckets are dropped beyond it.
+ADDRESS_LIMIT: Final = 10_000
+
+
+class TokenBucket:
+    """A rate limit: ``rate`` takes a second on average, bursts of ``burst``."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        """Take one token; False (nothing taken) when the bucket is empty."""
+        self._refill()
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    def wait(self) -> float:
+        """Seconds until the next take succeeds."""
+        return max(0.0, (1 - self.tokens) / self.rate)
+
+    def is_full(self) -> bool:
+        """True when the bucket has recovered its whole burst (its owner is idle)."""
+        self._refill()
+        return self.tokens >= self.burst
+
+    def _refill(self) -> None:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+
+
+class AddressLimits:
+    """Token buckets per client address and kind of request (tables created, seats
+    taken), so one client cannot fill the database or the lobby (docs/server.md)."""
+
+    def __init__(self, settings: ServerSettings) -> None:
+        self.rates = {
+            "create": (settings.create_per_minute / 60, settings.create_burst),
+            "sit": (settings.sit_per_minute / 60, settings.sit_burst),
+        }
+        self.buckets: dict[tuple[str, str], TokenBucket] = {}
+
+    def take(self, kind: str, address: str) -> float:
+        """Take one request of ``kind``; 0.0 if allowed, else seconds to wait."""
+        key = (kind, address)
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            if len(self.buckets) >= ADDRESS_LIMIT:
+                self._prune()
+            bucket = self.buckets[key] = TokenBucket(*self.rates[kind])
+        return 0.0 if bucket.take() else bucket.wait()
+
+    def _prune(self) -> None:
+        for key in [key for key, bucket in self.buckets.items() if bucket.is_full()]:
+            del self.buckets[key]
+
+
+class Connection:
+    """One WebSocket: a queue of outgoing frames drained by a writer task.
+
+    The writer takes every frame waiting in the queue at once (an action's ack and the
+    update that follows it, say) and, when the socket is served by uvicorn's
+    ``websockets`` protocol, frames them all and hands them to the transport in one
+    write (see :class:`DirectWriter`); otherwise it sends them one by one through ASGI.
+    A connection is a table service ``Subscriber``: ``seat`` and ``token_hash`` are
+    the service's to set.
+    """
+
+    def __init__(self, websocket: WebSocket, direct: DirectWriter | None = None) -> None:
+        self.websocket = websocket
+        self.direct = direct
+        self.seat: int | None = None
+        self.token_hash: str | None = None
+        self.notation = False
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.overflowed = False
+        self.close_code = (1013, "too far behind; reconnect")
+
+    def kick(self, code: int, reason: str) -> None:
+        """Close the socket once the queued frames are out (the table moved away)."""
+        if not self.overflowed:
+            self.overflowed = True
+            self.close_code = (code, reason)
+            self.queue.put_nowait(None)
+
+    def send(self, frame: Mapping[str, Any]) -> None:
+        """Queue one frame."""
+        self.send_text(dumps(frame))
+
+    def send_text(self, text: str) -> None:
+        """Queue one frame already encoded (shared by many connections)."""
+        if self.overflowed:
+            return
+        if self.queue.qsize() >= SEND_QUEUE_LIMIT:
+            self.overflowed = True  # a client this far behind is dropped; it will resync
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(text)
+
+    async def write(self) -> None:
+        """The writer task: send what is queued, in batches, until told to close."""
+        queue = self.queue
+        while True:
+            batch = [await queue.get()]
+            while not queue.empty():
+                batch.append(queue.get_nowait())
+            texts = [text for text in batch if text is not None]
+            if texts and not (self.direct is not None and self.direct.write(texts)):
+                for text in texts:
+                    await self.websocket.send_text(text)
+            if len(texts) < len(batch):
+                await self.websocket.close(code=self.close_code[0], reason=self.close_code[1])
+                return
+
+    async def close(self, code: int, reason: str) -> None:
+        """Close now, after letting queued frames (such as the error saying why) go."""
+        for _ in range(50):
+            if self.queue.empty():
+                break
+            await asyncio.sleep(0.01)
+        with contextlib.suppress(Exception):
+            await self.websocket.close(code=code, reason=reason)
+
+
+class DirectWriter:
+    """Frames text messages with the connection's own ``websockets`` protocol object
+    and writes them to the transport in one call, skipping the per-message ASGI path
+    (Starlette's wrappers, uvicorn's ``send``, a transport write per frame).
+
+    Only used when the ASGI ``send`` is a method of uvicorn's
+    ``WebSocketsSansIOProtocol`` (``serve`` selects that implementation); anything
+    else, and any socket that is closing or paused for flow control, takes the plain
+    ASGI path. Frames are the same bytes either way (permessage-deflate included).
+    """
+
+    def __init__(self, protocol: Any) -> None:
+        self.protocol = protocol
+
+    @classmethod
+    def of(cls, send: object) -> DirectWriter | None:
+        """The direct writer of an ASGI ``send``, or None where there is none."""
+        protocol = getattr(send, "__self__", None)
+        if type(protocol).__name__ != "WebSocketsSansIOProtocol":
+            return None
+        if not all(hasattr(protocol, name) for name in _DIRECT_ATTRIBUTES):
+            return None
+        return cls(protocol)
+
+    def write(self, texts: list[str]) -> bool:
+        """Send ``texts`` as one write; False (nothing sent) if the ASGI path must.
+
+        With no extension negotiated (permessage-deflate is off unless configured), a
+        server's text frame is two to ten header bytes and the payload, unmasked
+        (RFC 6455 5.2): framed here, without a frame object per message; otherwise the
+        connection's own ``websockets`` protocol frames them.
+        """
+        protocol = self.protocol
+        conn = protocol.conn
+        if (
+            protocol.close_sent
+            or protocol.disconnected
+            or not protocol.handshake_complete
+            or not protocol.writable.is_set()
+            or conn.state.name != "OPEN"
+        ):
+            return False
+        if conn.extensions:
+            for text in texts:
+                conn.send_text(text.encode())
+            protocol.transport.write(b"".join(conn.data_to_send()))
+            return True
+        protocol.transport.write(b"".join([_framed(text.encode()) for text in texts]))
+        return True
+
+
+def _framed(payload: bytes) -> bytes:
+    """One unmasked, final text frame holding ``payload`` (RFC 6455 5.2)."""
+    length = len(payload)
+    if length < 126:
+        return _TEXT + bytes((length,)) + payload
+    if length < 65536:
+        return _TEXT + b"\x7e" + length.to_bytes(2, "big") + payload
+    return _TEXT + b"\x7f" + length.to_bytes(8, "big") + payload
+
+
+_TEXT: Final = b"\x81"  # FIN and the text opcode
+_DIRECT_ATTRIBUTES: Final = (
+    "conn",
+    "transport",
+    "close_sent",
+    "disconnected",
+    "handshake_complete",
+    "writable",
+)

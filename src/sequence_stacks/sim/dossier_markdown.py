@@ -1,0 +1,150 @@
+"""The dossier's figures as Markdown tables (``dossier.md``), for documents such as
+docs/balance.md: the same numbers and sentences as the page, one table per question and
+player count, the figures linked by file name."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .dossier_words import METRICS, Metric, Section, Unit, formatted
+from .intervals import Estimate, Method
+
+__all__ = ["render_markdown"]
+
+Data = Mapping[str, Any]
+
+
+def _estimate(data: Data) -> Estimate:
+    low, high = data["ci95"]
+    return Estimate(data["value"], low, high, data["n"], Method(data["method"]))
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    lines += ["| " + " | ".join(cell.replace("|", "/") for cell in row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def _by_players(data: Data) -> dict[int, list[Data]]:
+    rows: dict[int, list[Data]] = {}
+    for group in data["groups"]:
+        rows.setdefault(int(group["players"]), []).append(group)
+    return dict(sorted(rows.items()))
+
+
+def _section(data: Data, section: Section) -> str:
+    metrics = [m for m in Metric if METRICS[m].section == section]
+    rows = []
+    for players, groups in _by_players(data).items():
+        for group in groups:
+            for metric in metrics:
+                figure = group["metrics"].get(metric)
+                if figure is None:
+                    continue
+                estimate = _estimate(figure["estimate"])
+                shown = formatted(estimate, Unit(figure["unit"])) if estimate.n else "—"
+                rows.append(
+                    [
+                        str(players),
+                        group["variant"],
+                        METRICS[metric].title,
+                        shown,
+                        str(figure["rests_on"]),
+                        figure["sentence"],
+                    ]
+                )
+    headers = ["players", "variant", "figure", "value [95% CI]", "games", "for a family"]
+    return f"### {section.value}\n\n" + _table(headers, rows)
+
+
+def _seats(data: Data) -> str:
+    most = max(int(players) for players in _by_players(data))
+    rows = []
+    for players, groups in _by_players(data).items():
+        for group in groups:
+            seats = group["seats"]
+            cells = [formatted(_estimate(rate), Unit.RATE) for rate in seats["win_rates"]]
+            cells += [""] * (most - len(cells))
+            games = str(group["table"]["games"])
+            p_value = f"{seats['equal_seats_p']:.2f}"
+            rows.append([str(players), group["variant"], games, *cells, p_value])
+    headers = ["players", "variant", "games", *(f"seat {s}" for s in range(most)), "equal seats p"]
+    return "### Win rate by seat\n\n" + _table(headers, rows)
+
+
+def _duels(data: Data) -> str:
+    rows = [
+        [
+            str(players),
+            group["variant"],
+            duel["strong"],
+            duel["weak"],
+            formatted(_estimate(duel["estimate"]), Unit.RATE),
+            str(duel["rests_on"]),
+        ]
+        for players, groups in _by_players(data).items()
+        for group in groups
+        for duel in group["duels"]
+    ]
+    headers = ["players", "variant", "lone player", "among", "win rate [95% CI]", "games"]
+    return "### Skill trace\n\n" + _table(headers, rows)
+
+
+def _cards(data: Data) -> str:
+    rows = [
+        [
+            str(players),
+            group["variant"],
+            card["card"],
+            formatted(_estimate(card["barred_rate"]), Unit.RATE),
+            formatted(_estimate(card["unbarred_rate"]), Unit.RATE),
+            formatted(_estimate(card["estimate"]), Unit.POINTS),
+            str(card["rests_on"]),
+        ]
+        for players, groups in _by_players(data).items()
+        for group in groups
+        for card in group["cards"]
+    ]
+    headers = [
+        "players",
+        "variant",
+        "card barred",
+        "barred player wins",
+        "unbarred, same deals",
+        "worth",
+        "games",
+    ]
+    return "### What each card is worth\n\n" + _table(headers, rows)
+
+
+def _comparisons(data: Data) -> str:
+    if not data["comparisons"]:
+        return ""
+    rows = [
+        [str(c["players"]), c["variant"], c["baseline"], c["verdict"]] for c in data["comparisons"]
+    ]
+    return "### Variants\n\n" + _table(["players", "variant", "against", "verdict"], rows)
+
+
+def _plan(data: Data) -> str:
+    rows = [[config_id, str(games)] for config_id, games in data["plan"]["games"].items()]
+    return "### Games per configuration\n\n" + _table(["configuration", "games"], rows)
+
+
+def render_markdown(data: Data) -> str:
+    """Every figure of :func:`~.dossier_analysis.analyse_dossier` data as Markdown."""
+    figures = data.get("figures", {})
+    links = "".join(f"![{f['title']}]({f['file']})\n\n" for f in figures.values())
+    parts = [
+        f"## Dossier: {', '.join(data['variants'])}, {data['games']} games, seed "
+        f"{data['spec']['seed']}\n\n",
+        links,
+        _seats(data),
+        *(_section(data, section) for section in Section),
+        _duels(data),
+        _cards(data),
+        _comparisons(data),
+        _plan(data),
+    ]
+    return "\n".join(part for part in parts if part)

@@ -1,0 +1,447 @@
+"""The dossier's metrics: pure functions of game traces (:mod:`.traces`).
+
+Each metric turns a list of traces into a :class:`Measure`: one value per game (a 0/1
+outcome, a count, a share) and how those combine (a rate, a mean, the spread of seat
+win rates). A measure gives its estimate with a 95% interval and its difference to the
+same measure of another variant, so every figure of a dossier, and every comparison,
+comes from the games by one documented rule.
+
+Definitions (the page and docs/balance.md repeat them for designers):
+
+- *leader*: the seat with the highest win chance at a turn end, if no other seat ties it;
+- *half-time*: the end of turn ``played_turns // 2``;
+- *comeback*: the winner's chance fell below half the fair share (``1 / (2 players)``)
+  at some turn end;
+- *decided at*: the share of the game's turns played before the winner became the
+  leader for good (leader at every later turn end);
+- *kingmaking move*: a Block, Steal-a-Chip or Skip by a seat whose win chance was below
+  :data:`NO_CHANCE` at the last turn end, against a seat A, when A and the eventual
+  winner W (neither of them the mover) held the two highest chances, A's at least W's;
+  a *kingmade* game holds one. It marks games a hopeless player may have decided: it
+  counts the move that hit the favourite of two contenders when the other then won,
+  whether or not the game would have gone the other way without it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import itertools
+import statistics
+from collections.abc import Callable, Sequence
+from typing import Final
+
+from sequence_stacks.engine import EndReason
+
+from .intervals import (
+    Estimate,
+    Method,
+    bootstrap,
+    bootstrap_difference,
+    newcombe_difference,
+    wilson,
+)
+from .traces import GameTrace
+
+__all__ = [
+    "NO_CHANCE",
+    "Measure",
+    "Pace",
+    "Statistic",
+    "actions_per_game",
+    "block_windows",
+    "blocks",
+    "calibration",
+    "card_worth",
+    "chipless_completions",
+    "comebacks",
+    "decided_at",
+    "decided_point",
+    "first_player_edge",
+    "game_minutes",
+    "halftime_leader_loses",
+    "kingmade",
+    "kingmaking_moves",
+    "lead_change_count",
+    "lead_changes",
+    "leader",
+    "lone_seat",
+    "lone_wins",
+    "max_turns_endings",
+    "minutes_per_game",
+    "seat_spread",
+    "seat_wins",
+    "skill_share",
+    "stalemates",
+    "supply_outs",
+    "turns_per_game",
+    "wait_minutes",
+    "wait_turns",
+    "waits",
+]
+
+NO_CHANCE: Final = 0.05
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Pace:
+    """How long a family takes: seconds to start a turn (draw up, look) and per action
+    (a card played, a discard, a Block answer)."""
+
+    turn_s: float = 5.0
+    action_s: float = 3.0
+
+    def describe(self) -> str:
+        """The pace in words."""
+        return f"{self.turn_s:g} s to start a turn and {self.action_s:g} s per action"
+
+
+class Statistic(enum.StrEnum):
+    """How a measure combines its per-game values."""
+
+    RATE = "rate"  # values are 0/1: the share of games
+    MEAN = "mean"
+    SPREAD = "spread"  # values are winning seats (-1: none): best minus worst seat rate
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Measure:
+    """One value per game and how they combine; the figure is
+    ``offset + scale * statistic(values)``."""
+
+    values: tuple[float, ...]
+    statistic: Statistic
+    offset: float = 0.0
+    scale: float = 1.0
+    seats: int = 0
+
+    @property
+    def games(self) -> int:
+        """The number of games (or seat-games) the figure rests on."""
+        return len(self.values)
+
+    def _combine(self) -> Callable[[Sequence[float]], float]:
+        if self.statistic == Statistic.SPREAD:
+            return _spread_of(self.seats)
+        return statistics.fmean
+
+    def estimate(self, seed: str) -> Estimate:
+        """The figure with its 95% interval (Wilson for a rate, else the bootstrap
+        seeded by ``seed``)."""
+        if not self.values:
+            return Estimate(0.0, 0.0, 0.0, 0, Method.NONE)
+        if self.statistic == Statistic.RATE:
+            raw = wilson(round(sum(self.values)), len(self.values))
+        else:
+            raw = bootstrap(self.values, seed, self._combine())
+        return raw.map(self.offset, self.scale)
+
+    def difference(self, baseline: Measure, seed: str) -> Estimate:
+        """This figure minus ``baseline``'s (the same metric in another variant), with a
+        95% interval: Newcombe's for rates, else the bootstrap seeded by ``seed``."""
+        if self.statistic == Statistic.RATE:
+            raw = newcombe_difference(
+                round(sum(self.values)),
+                len(self.values),
+                round(sum(baseline.values)),
+                len(baseline.values),
+            )
+        else:
+            raw = bootstrap_difference(self.values, baseline.values, seed, self._combine())
+        return raw.map(0.0, self.scale)
+
+
+def _spread_of(seats: int) -> Callable[[Sequence[float]], float]:
+    def spread(winners: Sequence[float]) -> float:
+        counts = [0] * seats
+        for winner in winners:
+            if winner >= 0:
+                counts[int(winner)] += 1
+        return (max(counts) - min(counts)) / len(winners)
+
+    return spread
+
+
+def _rate(flags: Sequence[bool], offset: float = 0.0, scale: float = 1.0) -> Measure:
+    return Measure(tuple(float(flag) for flag in flags), Statistic.RATE, offset, scale)
+
+
+def _mean(values: Sequence[float]) -> Measure:
+    return Measure(tuple(float(value) for value in values), Statistic.MEAN)
+
+
+def _players(traces: Sequence[GameTrace]) -> int:
+    counts = {trace.player_count for trace in traces}
+    if len(counts) != 1:
+        raise ValueError(f"a measure needs games of one player count, not {sorted(counts)}")
+    return counts.pop()
+
+
+# Fairness ----------------------------------------------------------------------------
+
+
+def seat_wins(traces: Sequence[GameTrace], seat: int) -> Measure:
+    """The share of games the seat won (seat 0 plays first, R7)."""
+    return _rate([trace.winner == seat for trace in traces])
+
+
+def first_player_edge(traces: Sequence[GameTrace]) -> Measure:
+    """The first player's win rate minus the fair share (1 / players)."""
+    players = _players(traces)
+    return _rate([trace.winner == 0 for trace in traces], offset=-1 / players)
+
+
+def seat_spread(traces: Sequence[GameTrace]) -> Measure:
+    """The best seat's win rate minus the worst seat's (0 for perfectly even seats)."""
+    winners = tuple(-1.0 if t.winner is None else float(t.winner) for t in traces)
+    return Measure(winners, Statistic.SPREAD, seats=_players(traces))
+
+
+# Length -------------------------------------------------------------------------------
+
+
+def turns_per_game(traces: Sequence[GameTrace]) -> Measure:
+    """Turns played per game (skipped turns not counted)."""
+    return _mean([trace.played_turns for trace in traces])
+
+
+def actions_per_game(traces: Sequence[GameTrace]) -> Measure:
+    """Actions per game: cards played, discards, Block answers, turn ends."""
+    return _mean([trace.actions for trace in traces])
+
+
+def game_minutes(trace: GameTrace, pace: Pace) -> float:
+    """How long the game would take a family at ``pace``, in minutes."""
+    return (pace.turn_s * trace.played_turns + pace.action_s * trace.actions) / 60
+
+
+def minutes_per_game(traces: Sequence[GameTrace], pace: Pace) -> Measure:
+    """Minutes per game at ``pace``."""
+    return _mean([game_minutes(trace, pace) for trace in traces])
+
+
+def waits(trace: GameTrace, pace: Pace | None = None) -> list[float]:
+    """Every wait of every seat between two of its own turns: the other seats' turns
+    played in between (or, with ``pace``, their length in seconds)."""
+    gaps: list[float] = []
+    since: dict[int, float] = {}
+    for turn in trace.turns:
+        if turn.skipped:
+            continue
+        if turn.seat in since:
+            gaps.append(since[turn.seat])
+        since[turn.seat] = 0.0
+        cost = 1.0 if pace is None else pace.turn_s + pace.action_s * turn.actions
+        for seat in since:
+            if seat != turn.seat:
+                since[seat] += cost
+    return gaps
+
+
+def wait_turns(traces: Sequence[GameTrace]) -> Measure:
+    """Turns a player waits between two of its turns (each game's mean wait)."""
+    return _mean([statistics.fmean(gaps) for trace in traces if (gaps := waits(trace))])
+
+
+def wait_minutes(traces: Sequence[GameTrace], pace: Pace) -> Measure:
+    """Minutes a player waits between two of its turns at ``pace`` (each game's mean)."""
+    means = [statistics.fmean(gaps) / 60 for trace in traces if (gaps := waits(trace, pace))]
+    return _mean(means)
+
+
+# Drama and lead change ---------------------------------------------------------------
+
+
+def leader(chances: Sequence[float]) -> int | None:
+    """The seat with the highest chance, or None when another seat ties it."""
+    top = max(chances)
+    seats = [seat for seat, chance in enumerate(chances) if chance == top]
+    return seats[0] if len(seats) == 1 else None
+
+
+def halftime_leader_loses(traces: Sequence[GameTrace]) -> Measure:
+    """Of the won games with a leader at half-time, the share that leader lost."""
+    flags = []
+    for trace in traces:
+        ahead = leader(trace.chances[trace.played_turns // 2])
+        if trace.winner is not None and ahead is not None:
+            flags.append(ahead != trace.winner)
+    return _rate(flags)
+
+
+def comebacks(traces: Sequence[GameTrace]) -> Measure:
+    """Of the won games, the share whose winner was once below half the fair share."""
+    flags = []
+    for trace in traces:
+        if trace.winner is not None:
+            floor = 1 / (2 * trace.player_count)
+            flags.append(min(point[trace.winner] for point in trace.chances) < floor)
+    return _rate(flags)
+
+
+def lead_change_count(trace: GameTrace) -> int:
+    """How often the leader changed (ties keep the last leader; the first leader is no
+    change)."""
+    changes = 0
+    current: int | None = None
+    for point in trace.chances:
+        ahead = leader(point)
+        if ahead is None:
+            continue
+        if current is not None and ahead != current:
+            changes += 1
+        current = ahead
+    return changes
+
+
+def lead_changes(traces: Sequence[GameTrace]) -> Measure:
+    """Lead changes per game."""
+    return _mean([lead_change_count(trace) for trace in traces])
+
+
+def decided_point(trace: GameTrace) -> int | None:
+    """The first turn end from which the winner led at every later one (None without a
+    winner)."""
+    if trace.winner is None:
+        return None
+    point = len(trace.chances)
+    while point > 0 and leader(trace.chances[point - 1]) == trace.winner:
+        point -= 1
+    return point
+
+
+def decided_at(traces: Sequence[GameTrace]) -> Measure:
+    """Of the won games, the mean share of turns played before the winner led for good."""
+    shares = []
+    for trace in traces:
+        point = decided_point(trace)
+        if point is not None and trace.played_turns:
+            shares.append(point / trace.played_turns)
+    return _mean(shares)
+
+
+def kingmaking_moves(trace: GameTrace, no_chance: float = NO_CHANCE) -> list[int]:
+    """The indexes in ``trace.moves`` of its kingmaking moves (module docstring)."""
+    winner = trace.winner
+    if winner is None or trace.player_count < 3:
+        return []
+    found = []
+    for index, move in enumerate(trace.moves):
+        victim, mover = move.victim, move.seat
+        if winner in (mover, victim) or mover == victim:
+            continue
+        chances = trace.chances[move.point]
+        others = [c for seat, c in enumerate(chances) if seat not in (victim, winner)]
+        contenders = min(chances[victim], chances[winner]) >= max(others)
+        if chances[mover] < no_chance and contenders and chances[victim] >= chances[winner]:
+            found.append(index)
+    return found
+
+
+def kingmade(traces: Sequence[GameTrace], no_chance: float = NO_CHANCE) -> Measure:
+    """Of the won games, the share holding a kingmaking move; no figure (no values)
+    with 2 players, where no third seat can decide between two others."""
+    won = [t for t in traces if t.winner is not None and t.player_count >= 3]
+    return _rate([bool(kingmaking_moves(t, no_chance)) for t in won])
+
+
+_BINS: Final = (0.0, 0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 1.0)
+
+
+def calibration(traces: Sequence[GameTrace]) -> list[dict[str, float]]:
+    """How well the win chances predicted the winners: every seat's chance at every turn
+    end but the last, of the won games, in bins; per bin the points, the mean chance
+    and the share of those seats that went on to win."""
+    bins: list[list[float]] = [[0, 0.0, 0] for _ in _BINS[1:]]  # points, chance sum, wins
+    for trace in traces:
+        if trace.winner is None:
+            continue
+        for point in trace.chances[:-1]:
+            for seat, chance in enumerate(point):
+                index = next(i for i, top in enumerate(_BINS[1:]) if chance <= top)
+                bins[index][0] += 1
+                bins[index][1] += chance
+                bins[index][2] += seat == trace.winner
+    return [
+        {"low": low, "high": high, "points": n, "chance": total / n, "won": wins / n}
+        for (low, high), (n, total, wins) in zip(itertools.pairwise(_BINS), bins, strict=True)
+        if n
+    ]
+
+
+# Endings, chips and Blocks -----------------------------------------------------------
+
+
+def stalemates(traces: Sequence[GameTrace]) -> Measure:
+    """The share of games that ended in a stalemate (R33)."""
+    return _rate([trace.reason == EndReason.STALEMATE for trace in traces])
+
+
+def max_turns_endings(traces: Sequence[GameTrace]) -> Measure:
+    """The share of games stopped by the turn limit (``max_turns``, R33)."""
+    return _rate([trace.reason == EndReason.MAX_TURNS for trace in traces])
+
+
+def supply_outs(traces: Sequence[GameTrace]) -> Measure:
+    """The share of games in which a colour's chip supply ran out (R17)."""
+    return _rate([trace.supply_out for trace in traces])
+
+
+def chipless_completions(traces: Sequence[GameTrace]) -> Measure:
+    """Completions per game that found their colour's supply empty (no chip, R17)."""
+    return _mean([trace.chipless_completions for trace in traces])
+
+
+def block_windows(traces: Sequence[GameTrace]) -> Measure:
+    """Block windows per game: completions every opponent was asked to block (R29)."""
+    return _mean([trace.block_windows for trace in traces])
+
+
+def blocks(traces: Sequence[GameTrace]) -> Measure:
+    """Blocks played per game."""
+    return _mean([trace.blocks for trace in traces])
+
+
+# Skill and restricted play -----------------------------------------------------------
+
+
+def lone_wins(traces: Sequence[GameTrace], player: str) -> Measure:
+    """Games where one seat holds ``player`` among others: the share that seat won.
+    Its fair share is 1 / players."""
+    flags = []
+    for trace in traces:
+        if trace.bots.count(player) != 1:
+            raise ValueError(f"game {trace.key} does not seat exactly one {player!r}")
+        flags.append(trace.winner is not None and trace.bots[trace.winner] == player)
+    return _rate(flags)
+
+
+def skill_share(traces: Sequence[GameTrace], player: str) -> Measure:
+    """How far ``player``, alone among weaker players, gets from a lottery toward a
+    certain win: ``(win rate - 1/n) / (1 - 1/n)``; 0 is pure luck, 1 pure skill."""
+    players = _players(traces)
+    fair = 1 / players
+    lone = lone_wins(traces, player)
+    return dataclasses.replace(lone, offset=-fair / (1 - fair), scale=1 / (1 - fair))
+
+
+def lone_seat(trace: GameTrace) -> int:
+    """The lone player's seat in a table of one player among others: the bot list
+    names it first and rotates one seat a game (:func:`~.selfplay.seat_bots`)."""
+    return (-trace.game_index) % trace.player_count
+
+
+def card_worth(barred: Sequence[GameTrace], unbarred: Sequence[GameTrace]) -> Measure:
+    """What a card is worth, on shared deals: game ``i`` of both configs deals the same
+    cards to the same seats with the same players' seeds, and the barred player plays
+    exactly as the unbarred one until the card matters. Per game: the unbarred lone
+    seat's win minus the barred one's (1, 0 or -1; 0 wherever the card never mattered);
+    the mean is the card's worth in points of win rate (positive: the card helps)."""
+    wins = {t.game_index: t.winner == lone_seat(t) for t in unbarred}
+    return _mean(
+        [
+            float(wins[t.game_index]) - float(t.winner == lone_seat(t))
+            for t in barred
+            if t.game_index in wins
+        ]
+    )
