@@ -924,8 +924,8 @@ _ALL: Final = (
     # player names, {kind} a card's name, {turn} a turn number, {before} and {after}
     # whole percentages (the "%" is in the message), {played} and {best} moves in words
     # (term.action.*). An event and a change make one moment: review.moment.
-    m("bot.expert", "Expert"),
-    m("bot.expert.about", "Thinks even further ahead than ISMCTS: the strongest."),
+    m("bot.expert", "Champion"),  # the `expert` bot: ismcts (Expert) searching twice as long
+    m("bot.expert.about", "Like Expert, but thinks twice as long."),
     m("review.title", "Game review"),
     m("review.title.seat", "Game review for {player}"),
     m("review.graph", "Chance of winning, turn by turn (each player as they saw the game)"),
@@ -997,10 +997,10 @@ _ALL: Final = (
     m("review.decisions", "Your decisions"),
     mp(
         "review.decisions.count",
-        "{count} decision with a choice was compared with the Expert bot's.",
-        "{count} decisions with a choice were compared with the Expert bot's.",
+        "{count} decision with a choice was compared with the Champion bot's.",
+        "{count} decisions with a choice were compared with the Champion bot's.",
     ),
-    m("review.mistakes.none", "No mistakes: the Expert bot would have played about as well."),
+    m("review.mistakes.none", "No mistakes: the Champion bot would have played about as well."),
     mp("review.mistakes.count", "{count} mistake:", "{count} mistakes:"),
     m(
         "review.mistake",
@@ -1010,7 +1010,9 @@ _ALL: Final = (
     m("review.computing", "The review is being computed…"),
     m("review.unavailable", "This game has no review."),
     # A hint's reason, one sentence (#27): {player} a player's name, {kind} a card's name,
-    # {pile} a pile's name (pile.name.*), {count} a number.
+    # {pile} a pile's name (pile.name.*), {count} a number. table.hint_why: the hint's
+    # move in words (as in table.hint_says) and then its reason (a hint.reason.* sentence).
+    m("table.hint_why", "Hint: {move}. {reason}"),
     m("hint.reason.wins", "Completes {pile}: its chip wins you the game."),
     m("hint.reason.completes", "Completes {pile}: you win its chip."),
     mp(

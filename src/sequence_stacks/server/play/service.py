@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
-from sequence_stacks.engine import Settings, SettingsError, action_space
+from sequence_stacks.engine import Settings, SettingsError, action_space, observe
 from sequence_stacks.engine.settings import OptionsConflictError
 from sequence_stacks.server.config import ServerSettings
 from sequence_stacks.server.store import ListingCursor, Storage, TableRow
@@ -29,7 +29,7 @@ from . import commands
 from .entries import SeatKind, TableStatus
 from .frames import Frames
 from .gate import Gate, OpenGate
-from .hints import hint_bot
+from .hints import hint_bot, reason
 from .options import ANIMALS, DEFAULT_PACE, Pace, TableName, TableOptions, free_name
 from .pipeline import Pipeline
 from .prepare import prepare_command
@@ -299,11 +299,12 @@ class TableService:
                     RefusalCode.BAD_REQUEST, "a hint is for your own decision", detail=detail
                 )
             _throttle(runtime.hinted, seat, self.clock(), HINT_GAP, "hint")
-            version = table.version
+            version, view = table.version, observe(state, seat)
             future = self._thinker.submit(hint_bot(version), state, seat)
         action = await asyncio.wrap_future(future)
         space = action_space(state.player_count, state.settings.piles_per_colour)
-        subscriber.send(hint_frame(version, space.id_of(action, seat)))
+        why = reason(view, action)
+        subscriber.send(hint_frame(version, space.id_of(action, seat), why))
 
     @staticmethod
     def _seat(table: Table, subscriber: Subscriber, what: str) -> int:

@@ -113,7 +113,7 @@ const socket = new TableSocket(tableId, {
   },
   hint(frame) {
     // A hint answers the table as it was when asked: after a move it is stale.
-    if (frame.version === socket.version) showHint(frame.action_id);
+    if (frame.version === socket.version) showHint(frame.action_id, frame.why);
   },
 });
 
@@ -207,14 +207,15 @@ function askHint() {
   if (!$("#hint").hidden) socket.send({ type: "hint" });
 }
 
-/** Show the suggested action: its card selected, its button marked, its words told. */
-function showHint(id) {
+/** Show the suggested action: its card selected, its button marked, its words and why told (#27). */
+function showHint(id, why) {
   const found = board.legalNow().find((a) => a.id === id);
   if (!found) return;
   choice.hint = id;
   choice.selection = selectionFor(found, game.view.hand) ?? choice.selection;
   render();
-  notice.show(t("table.hint_says", { move: actionWords(found, boardName, game.slots) }));
+  const move = actionWords(found, boardName, game.slots);
+  notice.show(why ? t("table.hint_why", { move, reason: line(why, boardName) }) : t("table.hint_says", { move }));
 }
 
 // --- rendering ------------------------------------------------------------------------

@@ -224,7 +224,8 @@ async def tutorial(request: Request) -> Response:
 async def tutorial_move(request: Request) -> Response:
     """``POST /api/tutorial/{lesson} {action_id}``: the lesson's position and the move,
     applied by the engine (nothing stored): whether it was the awaited move, the events
-    and the view after it; an illegal move is refused as at a table, with its detail."""
+    and the view after it, and after another move why the awaited one (``why``,
+    ``{key, args}``, or null); an illegal move is refused as at a table, with its detail."""
     index = request.path_params["lesson"]
     body = await _body(request, TryMove)
     if not 0 <= index < len(LESSONS):
@@ -238,7 +239,9 @@ async def tutorial_move(request: Request) -> Response:
         raise Refusal(
             RefusalCode.BAD_REQUEST, "'action_id' is the id of an action of your seat"
         ) from None
-    return json_response({"expected": tried.expected, "events": tried.events, "view": tried.view})
+    return json_response(
+        {"expected": tried.expected, "events": tried.events, "view": tried.view, "why": tried.why}
+    )
 
 
 # --- documents clients cache ------------------------------------------------------------
