@@ -39,9 +39,9 @@ DESCRIPTION: Final = """\
 Review a finished game for one player: each player's chance of winning turn by turn
 (each from what that player could see), the three moments that moved your chance most,
 and each of your decisions against the choice of the Champion (the `expert` bot) from
-your view at that moment (never a card you could not see); a decision that gave up 5 points or more of
-your chance (clearly more than the estimate's noise) is a mistake. Takes a few seconds
-to half a minute: every decision is searched."""
+your view at that moment (never a card you could not see); a decision that gave up 5
+points or more of your chance (clearly more than the estimate's noise) is a mistake.
+Takes a few seconds to half a minute: every decision is searched."""
 
 EXAMPLES: Final = """\
   sequence-stacks review game.json --seat 0
