@@ -126,14 +126,14 @@ def add_train_value_parser(parser: argparse.ArgumentParser) -> None:
         type=_hidden,
         default=TrainConfig().hidden,
         metavar="W[,W...]",
-        help="hidden layer widths (default 64)",
+        help="hidden layer widths (default " + ",".join(map(str, TrainConfig().hidden)) + ")",
     )
     parser.add_argument(
         "--epochs",
         type=int,
         default=TrainConfig().epochs,
         metavar="E",
-        help="at most E epochs (default 30)",
+        help=f"at most E epochs (default {TrainConfig().epochs})",
     )
     parser.add_argument(
         "--quick",
