@@ -18,6 +18,7 @@ from sequence_stacks.sim.value_data import (
     split_of,
     write_shards,
 )
+from sequence_stacks.sim.value_figure import reliability_figure
 from sequence_stacks.sim.value_fit import TrainConfig, calibration, log_loss, predict, train_network
 from sequence_stacks.sim.value_run import Progress, report_markdown, run_pipeline
 
@@ -95,6 +96,10 @@ def test_the_whole_pipeline_makes_a_model_that_loads_and_predicts(tmp_path: Path
     assert 0.0 < model.chance(view) < 1.0
     saved = json.loads((tmp_path / "work" / "report.json").read_text(encoding="utf-8"))
     assert saved["counts"]["2"]["model_all"] == measured["model_all"]
+    figure = reliability_figure(report)
+    assert [axes.get_title() for axes in figure.axes] == ["2 players"]
+    assert figure.get_suptitle()
+    assert (tmp_path / "work" / "reliability.png").read_bytes().startswith(b"\x89PNG")
 
     # resuming: the shards and the network are kept, nothing is played or trained again
     stages.clear()

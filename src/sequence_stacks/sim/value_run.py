@@ -25,6 +25,7 @@ import numpy as np
 from sequence_stacks.bots.winchance import Network, WinChanceModel
 
 from .value_data import SHARD_GAMES, Positions, load_positions, write_shards
+from .value_figure import reliability_figure
 from .value_fit import Calibration, TrainConfig, calibration, predict, train_network
 
 __all__ = ["DEFAULT_GAMES", "Progress", "report_markdown", "run_pipeline"]
@@ -150,6 +151,7 @@ def run_pipeline(
     WinChanceModel(networks, meta).save(model_path)
     (folder / "report.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     (folder / "report.md").write_text(report_markdown(report), encoding="utf-8")
+    reliability_figure(report).savefig(folder / "reliability.png", dpi=90)
     return report
 
 
