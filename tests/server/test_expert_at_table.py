@@ -3,6 +3,7 @@ and playing a whole game through the server's bot thread, to the end."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import pytest
@@ -21,7 +22,7 @@ def test_the_expert_plays_a_whole_game_at_a_table(client: TestClient) -> None:
         for seat, bot in ((1, "expert"), (2, "heuristic")):
             reply = ann.reply(ann.command("add_bot", bot=bot, seat=seat))
             assert reply["type"] == "ack", reply
-            ann.wait_for(lambda f, seat=seat: _seated(f, seat))
+            ann.wait_for(functools.partial(_seated, seat=seat))
         assert ann.reply(ann.command("start"))["type"] == "ack"
         play_until_over([ann])
         assert ann.table is not None
@@ -34,7 +35,7 @@ def test_the_expert_plays_a_whole_game_at_a_table(client: TestClient) -> None:
     assert replay["step"] == replay["steps"] > 0
 
 
-def _seated(frame: dict[str, Any], seat: int) -> bool:
+def _seated(frame: dict[str, Any], *, seat: int) -> bool:
     """A frame whose table shows a bot at ``seat``."""
     table = frame.get("table")
-    return bool(table) and table["seats"][seat]["kind"] == "bot"
+    return table is not None and table["seats"][seat]["kind"] == "bot"
