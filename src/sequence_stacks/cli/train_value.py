@@ -21,6 +21,7 @@ from sequence_stacks.sim.value_run import DEFAULT_GAMES, report_markdown, run_pi
 from sequence_stacks.sim.value_run import Progress as Callbacks
 
 from .common import CliError, make_console
+from .simulate import player_counts_arg
 
 __all__ = ["DESCRIPTION", "EXAMPLES", "add_train_value_parser", "run_train_value"]
 
@@ -45,15 +46,8 @@ EXAMPLES: Final = """\
 
 
 def _counts(text: str) -> list[int]:
-    try:
-        counts = sorted({int(part) for part in text.split(",") if part.strip()})
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"--players takes numbers like 2,3,4, not {text!r}"
-        ) from None
-    if not counts or any(not 2 <= count <= 6 for count in counts):
-        raise argparse.ArgumentTypeError("player counts must be 2-6 (R5)")
-    return counts
+    """Parse ``2,3,4`` into player counts, each once, in order (an argparse ``type``)."""
+    return sorted(set(player_counts_arg(text)))
 
 
 def _hidden(text: str) -> tuple[int, ...]:
