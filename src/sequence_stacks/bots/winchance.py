@@ -37,6 +37,8 @@ from sequence_stacks.engine import (
     View,
     chips_needed,
     deck_for,
+    kind_colour,
+    kind_rank,
 )
 
 __all__ = [
@@ -109,12 +111,12 @@ def _pile_needs(view: View) -> list[int]:
 
 def _top_category(kind: int, needs: Sequence[int], per_colour: int) -> int:
     """The discard-top category of a card of ``kind`` (see ``_TOP_NAMES``)."""
-    if kind >= 12:
-        return len(_TOP_NAMES) + (kind - 12)
-    rank = kind % 6 + 1
-    if rank == 6:
-        return 5
-    colour = kind // 6
+    rank = kind_rank(kind)
+    if rank < 0:  # an action card: its own category, in Kind's order
+        return len(_TOP_NAMES) + (kind - Kind.SKIP)
+    if rank == 0:  # a wild
+        return _TOP_NAMES.index("wild")
+    colour = kind_colour(kind)
     best = 9
     for need in needs[colour * per_colour : (colour + 1) * per_colour]:
         if need == rank:
