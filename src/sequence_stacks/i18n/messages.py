@@ -1008,6 +1008,12 @@ _ALL: Final = (
         "Your chance: {played_chance}%, not {best_chance}%.",
     ),
     m("review.computing", "The review is being computed…"),
+    # The review page (#27): its title, the link to it (end screen, replay), its links
+    # back, and the mark of a decision that was a mistake.
+    m("page.review.title", "Sequence Stacks game review"),
+    m("review.link", "See the game review"),
+    m("review.table_link", "Back to the table"),
+    m("review.mistake_mark", "Mistake"),
     m("review.unavailable", "This game has no review."),
     # A hint's reason, one sentence (#27): {player} a player's name, {kind} a card's name,
     # {pile} a pile's name (pile.name.*), {count} a number. table.hint_why: the hint's
