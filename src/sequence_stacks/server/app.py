@@ -15,10 +15,11 @@ from starlette.applications import Starlette
 
 from .config import ServerSettings
 from .play import Gate, OpenGate, TableService
-from .store import MemoryStorage, SqliteStorage, Storage
+from .review import Reviews
+from .store import MemoryReviews, MemoryStorage, ReviewBook, ReviewStore, SqliteStorage, Storage
 from .web import STATIC_DIR, web_app
 
-__all__ = ["STATIC_DIR", "create_app", "is_postgres_url", "open_storage"]
+__all__ = ["STATIC_DIR", "create_app", "is_postgres_url", "open_reviews", "open_storage"]
 
 _POSTGRES: Final = ("postgresql://", "postgres://")
 GC_THRESHOLD: Final = 50_000
@@ -62,6 +63,17 @@ def make_gate(storage: Storage, config: ServerSettings) -> Gate:
     return OwnershipGate(ownership, config)
 
 
+def open_reviews(storage: Storage) -> ReviewBook:
+    """Where the reviews of a storage's games are kept: its own database (in memory for
+    the in-memory storage)."""
+    if isinstance(storage, SqliteStorage):
+        return ReviewStore.sqlite(storage.path)
+    url = getattr(storage, "url", None)
+    if isinstance(url, str) and is_postgres_url(url):
+        return ReviewStore.for_postgres(url)
+    return MemoryReviews()
+
+
 def create_app(
     settings: ServerSettings | None = None, *, storage: Storage | None = None
 ) -> Starlette:
@@ -73,6 +85,8 @@ def create_app(
         store = storage if storage is not None else open_storage(config.database)
         service = TableService(store, config, gate=make_gate(store, config))
         app.state.service = service
+        reviews = Reviews(open_reviews(store), service)
+        app.state.reviews = reviews
         await service.start()
         if config.freeze_heap:
             gc.collect()
@@ -83,6 +97,7 @@ def create_app(
         try:
             yield
         finally:
+            await reviews.close()
             await service.close()
             if storage is None:
                 store.close()

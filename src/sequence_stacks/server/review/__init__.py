@@ -7,6 +7,23 @@ Its face: :class:`Reviews` (a table watcher, and the answers to the review API),
 """
 
 from .jobs import SPECTATOR
-from .service import FinishedGame, FinishedGames, ReviewAnswer, Reviews, ReviewState
+from .service import (
+    RETRY_AFTER,
+    FinishedGame,
+    FinishedGames,
+    ReviewAnswer,
+    Reviews,
+    ReviewState,
+    review_pool,
+)
 
-__all__ = ["SPECTATOR", "FinishedGame", "FinishedGames", "ReviewAnswer", "ReviewState", "Reviews"]
+__all__ = [
+    "RETRY_AFTER",
+    "SPECTATOR",
+    "FinishedGame",
+    "FinishedGames",
+    "ReviewAnswer",
+    "ReviewState",
+    "Reviews",
+    "review_pool",
+]

@@ -32,7 +32,15 @@ from sequence_stacks.server.store.reviews import ReviewBook
 
 from .jobs import SPECTATOR, lower_priority, review_game
 
-__all__ = ["FinishedGame", "FinishedGames", "ReviewAnswer", "ReviewState", "Reviews"]
+__all__ = [
+    "RETRY_AFTER",
+    "FinishedGame",
+    "FinishedGames",
+    "ReviewAnswer",
+    "ReviewState",
+    "Reviews",
+    "review_pool",
+]
 
 log = logging.getLogger(__name__)
 
@@ -48,19 +56,15 @@ class ReviewState(enum.StrEnum):
     UNAVAILABLE = "unavailable"  # the game is not over, or its review failed
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class FinishedGame:
-    """A finished game as the reviews need it: its record and the seats people held."""
-
-    record: GameRecord
-    seats: tuple[int, ...]
+# A finished game as the reviews need it: its record and the seats people held.
+FinishedGame = tuple[GameRecord, tuple[int, ...]]
 
 
 class FinishedGames(Protocol):
     """The play room's finished games (``TableService.finished_game``)."""
 
     async def finished_game(self, table_id: str, game: int) -> FinishedGame | None:
-        """Game ``game`` of the table if it is over, else None."""
+        """Game ``game`` of the table and the seats people held, if it is over."""
         ...
 
 
@@ -127,9 +131,8 @@ class Reviews:
                 self._failed.add(key)
                 return
             loop = asyncio.get_running_loop()
-            reviews = await loop.run_in_executor(
-                self._pool(), review_game, finished.record.to_dict(), finished.seats
-            )
+            record, seats = finished
+            reviews = await loop.run_in_executor(self._pool(), review_game, record.to_dict(), seats)
             await asyncio.to_thread(self.book.save, table_id, game, reviews, self._clock())
         except Exception:
             log.exception("the review of game %s of table %s failed", game, table_id)
@@ -168,3 +171,4 @@ class Reviews:
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+        await asyncio.to_thread(self.book.close)

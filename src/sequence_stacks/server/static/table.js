@@ -398,7 +398,8 @@ function renderLobby() {
   result.hidden = !(over && table.result);
   if (!result.hidden) {
     result.querySelector(".text").textContent = resultText(table.result, game.you, seatName);
-    result.querySelector("a").href = `/replay/${encodeURIComponent(tableId)}/${table.game}`;
+    result.querySelector(".replay-link").href = `/replay/${encodeURIComponent(tableId)}/${table.game}`;
+    result.querySelector(".review-link").href = `/review/${encodeURIComponent(tableId)}/${table.game}`;
     result.querySelector(".standings").replaceChildren(...standingsTable(table.standings ?? [], logName));
   }
   $("#lobby-seats").replaceChildren(...table.seats.map((seat, index) => lobbySeat(seat, index, { seated, over, between })));

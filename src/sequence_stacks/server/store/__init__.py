@@ -5,6 +5,8 @@ The room's public face: the records and the :class:`Storage` protocol
 :class:`SqliteStorage` (the embedded default) and, imported only where a
 ``postgresql://`` URL asks for it, ``store.postgres.PostgresStorage``. Which one a
 server uses is decided at the composition root (``server/app.py``, ``open_storage``).
+The post-game reviews (#27) are kept beside the tables: :class:`ReviewStore` (SQLite and
+PostgreSQL) and :class:`MemoryReviews`, both a :class:`ReviewBook`.
 """
 
 from .memory import MemoryStorage
@@ -17,12 +19,16 @@ from .records import (
     StorageVersionError,
     TableRow,
 )
+from .reviews import MemoryReviews, ReviewBook, ReviewStore
 from .sqlite import SqliteStorage
 
 __all__ = [
     "ListingCursor",
     "LogEntry",
+    "MemoryReviews",
     "MemoryStorage",
+    "ReviewBook",
+    "ReviewStore",
     "SqliteStorage",
     "Storage",
     "StorageConflictError",

@@ -21,11 +21,12 @@ from .records import StorageUnavailableError
 __all__ = ["MemoryReviews", "ReviewBook", "ReviewStore", "review_schema"]
 
 
-def review_schema(real: str) -> str:
-    """The statement that adds the reviews table (``real``: the database's float type)."""
+def review_schema(real: str, key: str = "TEXT") -> str:
+    """The statement that adds the reviews table (``real``: the database's float type,
+    ``key``: the type of the tables' ids)."""
     return f"""
     CREATE TABLE reviews (
-        table_id   TEXT NOT NULL REFERENCES tables(table_id),
+        table_id   {key} NOT NULL REFERENCES tables(table_id),
         game       INTEGER NOT NULL,
         viewer     INTEGER NOT NULL,
         review     TEXT NOT NULL,
@@ -48,6 +49,10 @@ class ReviewBook(Protocol):
 
     def viewers(self, table_id: str, game: int) -> list[int]:
         """The viewers a game has reviews for (empty: not reviewed yet)."""
+        ...
+
+    def close(self) -> None:
+        """Let go of the database (a later call opens it again)."""
         ...
 
 
@@ -73,6 +78,9 @@ class MemoryReviews:
         """See :class:`ReviewBook`."""
         with self._lock:
             return sorted(v for (t, g, v) in self._rows if (t, g) == (table_id, game))
+
+    def close(self) -> None:
+        """Nothing to let go of."""
 
 
 class ReviewStore:

@@ -23,11 +23,12 @@ from .records import (
     row_of,
     row_values,
 )
+from .reviews import review_schema
 from .writer import GroupCommitted, GroupWriter, Job
 
 __all__ = ["SCHEMA_VERSION", "SqliteStorage", "migrate"]
 
-SCHEMA_VERSION: Final = 3
+SCHEMA_VERSION: Final = 4
 CHECKPOINT_INTERVAL: Final = 0.5  # seconds between passive WAL checkpoints
 
 
@@ -75,6 +76,8 @@ _MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
         3,
         "ALTER TABLE tables ADD COLUMN options TEXT NOT NULL DEFAULT '{}';",
     ),
+    # Each finished game's reviews, one per viewer (#27).
+    (4, review_schema("REAL")),
 )
 _COLUMNS: Final = (
     "table_id, created_at, visibility, settings, status, summary, version, updated_at, options"

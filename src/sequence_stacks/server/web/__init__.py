@@ -40,6 +40,7 @@ def web_app(config: ServerSettings, lifespan: Lifespan) -> Starlette:
         Route("/", page("index.html")),
         Route("/t/{table_id}", table_page("table.html")),
         Route("/replay/{table_id}/{game:int}", table_page("replay.html")),
+        Route("/review/{table_id}/{game:int}", table_page("review.html")),
         Route("/learn", page("tutorial.html")),
         *(Route(path, handler, methods=list(methods)) for path, handler, methods in ROUTES),
         WebSocketRoute("/ws/{table_id}", table_socket),
