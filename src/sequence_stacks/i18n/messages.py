@@ -1014,6 +1014,7 @@ _ALL: Final = (
     m("review.link", "See the game review"),
     m("review.table_link", "Back to the table"),
     m("review.mistake_mark", "Mistake"),
+    m("review.note", "{name}, game {game}"),  # under the title: the table's name
     m("review.unavailable", "This game has no review."),
     # A hint's reason, one sentence (#27): {player} a player's name, {kind} a card's name,
     # {pile} a pile's name (pile.name.*), {count} a number. table.hint_why: the hint's

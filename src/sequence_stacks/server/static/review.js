@@ -16,8 +16,8 @@ const tableId = decodeURIComponent(parts[2]);
 const game = Number(parts[3]);
 const token = localStorage.getItem(`sequence-stacks:token:${tableId}`);
 const $ = (selector) => document.querySelector(selector);
-// The chart: one line a player, told apart by colour (Okabe-Ito) and by dash pattern.
-const WIDTH = 640;
+// The chart: one line a player, told apart by colour (Okabe-Ito) and by dash pattern;
+// drawn at the width it is shown (one unit a pixel: its words stay readable on a phone).
 const HEIGHT = 240;
 const PAD = { left: 44, right: 12, top: 12, bottom: 28 };
 const DASHES = ["", "6 3", "2 3", "8 3 2 3", "1 2", "10 4"];
@@ -71,7 +71,7 @@ function status(text) {
 function show(review) {
   status("");
   $("#review-title").textContent = page.viewer === null ? t("review.title") : t("review.title.seat", { player: seatName(page.viewer) });
-  $("#review-note").textContent = t("replay.title_named", { name: tableTitle(tableId, page.options), game });
+  $("#review-note").textContent = t("review.note", { name: tableTitle(tableId, page.options), game });
   showGraph(review);
   showMoments(review);
   showDecisions(review);
@@ -80,6 +80,8 @@ function show(review) {
 // --- the graph ------------------------------------------------------------------------
 
 function showGraph(review) {
+  $("#graph-box").hidden = false;
+  const WIDTH = Math.max(280, Math.round($("#graph").clientWidth || 640));
   const points = review.points;
   const players = review.player_count;
   const last = Math.max(1, points.length - 1);
@@ -106,7 +108,6 @@ function showGraph(review) {
   }
   $("#graph").replaceChildren(chart, h("p", { class: "muted axis" }, t("review.graph.turns", { first, last: final })));
   $("#graph-rows").replaceChildren(...rows);
-  $("#graph-box").hidden = false;
 }
 
 // --- the moments and the decisions ----------------------------------------------------
@@ -125,7 +126,8 @@ function showDecisions(review) {
   const mistakes = decisions.filter((decision) => decision.mistake);
   $("#decisions-count").textContent = t("review.decisions.count", { count: decisions.length });
   $("#mistakes-count").textContent = mistakes.length ? t("review.mistakes.count", { count: mistakes.length }) : t("review.mistakes.none");
-  const better = decisions.filter((decision) => decision.loss > 0 && decision.best.notation !== decision.played.notation);
+  // The decisions where the better move was better by at least a whole point.
+  const better = decisions.filter((d) => d.best.notation !== d.played.notation && percent(d.best_chance ?? 0) > percent(d.played_chance ?? 0));
   $("#decisions").replaceChildren(...better.map(decisionItem));
   $("#decisions-box").hidden = false;
 }
