@@ -218,6 +218,20 @@ function showHint(id, why) {
   notice.show(why ? t("table.hint_why", { move, reason: line(why, boardName) }) : t("table.hint_says", { move }));
 }
 
+/**
+ * Ask for a finished game's review once, as the game ends (#27): the server starts
+ * computing it then, so it is ready (or nearly) when the player opens it. The answer
+ * itself is not needed here.
+ */
+const reviewsAsked = new Set();
+function startReview(number) {
+  if (reviewsAsked.has(number)) return;
+  reviewsAsked.add(number);
+  const token = localStorage.getItem(tokenKey);
+  const headers = token ? { "x-seat-token": token } : {};
+  fetch(`/api/tables/${encodeURIComponent(tableId)}/games/${number}/review`, { headers }).catch(() => {});
+}
+
 // --- rendering ------------------------------------------------------------------------
 
 /** A chat phrase as a bubble at its sender's seat, gone after a while (#24). */
@@ -400,6 +414,7 @@ function renderLobby() {
     result.querySelector(".text").textContent = resultText(table.result, game.you, seatName);
     result.querySelector(".replay-link").href = `/replay/${encodeURIComponent(tableId)}/${table.game}`;
     result.querySelector(".review-link").href = `/review/${encodeURIComponent(tableId)}/${table.game}`;
+    startReview(table.game);
     result.querySelector(".standings").replaceChildren(...standingsTable(table.standings ?? [], logName));
   }
   $("#lobby-seats").replaceChildren(...table.seats.map((seat, index) => lobbySeat(seat, index, { seated, over, between })));
