@@ -8,8 +8,10 @@ no decisions. Nothing is wider than the screen. Screenshots: artifacts/review-*.
 
 from __future__ import annotations
 
+import functools
+
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, ConsoleMessage, Error
 
 from sequence_stacks.i18n import translation
 
@@ -22,6 +24,15 @@ pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
 
 def _words(key: str, **args: object) -> str:
     return translation("en").text(key, None).format_map(args)
+
+
+def _page_error(errors: list[str], error: Error) -> None:
+    errors.append(str(error))
+
+
+def _console_error(errors: list[str], message: ConsoleMessage) -> None:
+    if message.type == "error":
+        errors.append(message.text)
 
 
 def test_the_review_page_shows_the_chart_the_moments_and_the_seat_s_decisions(
@@ -39,13 +50,8 @@ def test_the_review_page_shows_the_chart_the_moments_and_the_seat_s_decisions(
             context.add_init_script(f"localStorage.setItem({key!r}, {token!r})")
         page = context.new_page()
         errors: list[str] = []
-        page.on("pageerror", lambda error, errors=errors: errors.append(str(error)))
-        page.on(
-            "console",
-            lambda message, errors=errors: (
-                errors.append(message.text) if message.type == "error" else None
-            ),
-        )
+        page.on("pageerror", functools.partial(_page_error, errors))
+        page.on("console", functools.partial(_console_error, errors))
         try:
             page.goto(f"{server.url}/review/{table.table_id}/1?lang=en")
             # computing first (or at once ready, when it was quick), then the review
