@@ -580,26 +580,40 @@ def _keys_for_a_turn(page: Page) -> int:
     (Enter) the focused card if it may go somewhere, then select a card (Enter) and
     discard it (D). The number of keys pressed."""
     keys = 0
-    you = page.evaluate("window.sequenceStacks.game.you")
+    turn = page.evaluate("window.sequenceStacks.game.view.turn_count")
     wait_until(page, "() => document.activeElement.closest('#hand') !== null", timeout=10)
     page.keyboard.press("Enter")
     keys += 1
+    # The selection moves the focus to the card's first place (or the discard) once the
+    # board has drawn them.
+    wait_until(page, "() => document.activeElement.closest('#hand') === null")
     focused = page.evaluate("document.activeElement.className")
     if focused.startswith(("pile", "discard", "primary")):
         before = page.evaluate("window.sequenceStacks.socket.version")
         page.keyboard.press("Enter")
         keys += 1
         page.wait_for_function("v => window.sequenceStacks.socket.version > v", arg=before)
-        wait_until(page, "() => document.activeElement.closest('#hand, #choices') !== null")
+        # Back in the hand once the board has drawn the move (the choices only when
+        # the hand is empty: then End turn).
+        wait_until(
+            page,
+            "() => document.activeElement.closest('#hand') !== null"
+            " || (document.activeElement.closest('#choices') !== null"
+            " && !document.querySelector('#hand .card:not([disabled])'))",
+        )
         if page.evaluate("document.activeElement.closest('#hand') !== null"):
             page.keyboard.press("Enter")
             keys += 1
+    before = page.evaluate("window.sequenceStacks.socket.version")
     page.keyboard.press("d")
     keys += 1
+    # The discard is taken (the version moves on) and ends the turn: a bot may have
+    # played its whole turn since, so the turn's count is what tells.
+    page.wait_for_function("v => window.sequenceStacks.socket.version > v", arg=before)
     wait_until(
         page,
-        f"() => {{ const v = window.sequenceStacks.game.view; return v.current !== {you}"
-        " || v.phase !== 'playing' || !!v.result; }",
+        f"() => {{ const v = window.sequenceStacks.game.view; return v.turn_count > {turn}"
+        " || !!v.result; }",
     )
     return keys
 

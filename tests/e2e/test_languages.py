@@ -231,7 +231,17 @@ def _english_pattern(text: str) -> re.Pattern[str] | None:
 def _any_values_pattern(text: str) -> re.Pattern[str]:
     """A whole string that is this template with any text in its placeholders."""
     parts = re.split(r"\{[A-Za-z_]+\}", text.replace("{{", "{").replace("}}", "}"))
-    return re.compile(".+?".join(re.escape(part) for part in parts), re.DOTALL)
+    return re.compile(".+?".join(_with_either_particle(part) for part in parts), re.DOTALL)
+
+
+def _with_either_particle(part: str) -> str:
+    """``part`` escaped; a Korean particle pair right after a placeholder ("이(가)") may
+    show as either form or as both, as the sound before it chooses (#24)."""
+    pair = re.match(r"([\uac00-\ud7a3])\(([\uac00-\ud7a3])\)", part)
+    if pair is None:
+        return re.escape(part)
+    either = f"(?:{re.escape(pair[0])}|{pair[1]}|{pair[2]})"
+    return either + re.escape(part[pair.end() :])
 
 
 def _literal_letters(text: str) -> int:

@@ -8,10 +8,10 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
-from types import SimpleNamespace
 
 from sequence_stacks.bots import make_bot
 from sequence_stacks.engine import GameRecord, Settings
+from sequence_stacks.server.play import TableNews, TableStatus
 from sequence_stacks.server.review import SPECTATOR, FinishedGame, Reviews, ReviewState
 from sequence_stacks.server.review.jobs import review_game
 from sequence_stacks.server.store.reviews import MemoryReviews
@@ -36,6 +36,25 @@ class _Games:
         return (self.record, (0,)) if (table_id, game) == ("t1", 1) else None
 
 
+def _news(status: TableStatus) -> TableNews:
+    """Game 1 of table "t1" as the play room tells its watchers of it."""
+    return TableNews(
+        table_id="t1",
+        game=1,
+        status=status,
+        turn_based=False,
+        turn_hours=None,
+        turn=8,
+        window=None,
+        awaited=(),
+        deadline_in=None,
+        connected=(True, False),
+        owners=("hash", None),
+        bots=(None, "heuristic"),
+        standings=None,
+    )
+
+
 def _threads() -> concurrent.futures.Executor:
     return concurrent.futures.ThreadPoolExecutor(max_workers=1)
 
@@ -58,10 +77,10 @@ def test_a_finished_game_is_reviewed_for_its_people_and_for_spectators() -> None
 
     async def scenario() -> None:
         reviews = Reviews(book, games, executor=_threads)
-        reviews.changed(SimpleNamespace(table_id="t1", game=1, status="playing"))
+        reviews.changed(_news(TableStatus.PLAYING))
         assert games.asked == 0  # a game still running is not reviewed
-        reviews.changed(SimpleNamespace(table_id="t1", game=1, status="over"))
-        reviews.changed(SimpleNamespace(table_id="t1", game=1, status="over"))  # once
+        reviews.changed(_news(TableStatus.OVER))
+        reviews.changed(_news(TableStatus.OVER))  # once
         own = json.loads(await _until_ready(reviews, 0))
         assert own["seat"] == 0
         assert own["decisions"]  # the seat's own decisions, compared with the expert's

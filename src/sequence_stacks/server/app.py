@@ -1,25 +1,47 @@
 """The composition root of the web server: the storage a setting names, the gate that
-says which tables this process may act on, the table service, and the web application
-around it. Nothing else in the server chooses between the concrete storages."""
+says which tables this process may act on, the accounts and notifications that watch
+the tables, the table service, and the web application around it. Nothing else in the
+server chooses between the concrete storages, and only here do the play room's news
+reach the accounts and notifications rooms."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import os
 import socket
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from typing import Final
 
 from starlette.applications import Starlette
 
+from .accounts import Accounts, GameRecorder, SeatBook
 from .config import ServerSettings
-from .play import Gate, OpenGate, TableService
+from .notify import Mailer, MailSettings, Notifier, Pusher, load_vapid, new_vapid_pem, vapid_of_pem
+from .play import Gate, OpenGate, TableNews, TableService, TableWatcher
 from .review import Reviews
-from .store import MemoryReviews, MemoryStorage, ReviewBook, ReviewStore, SqliteStorage, Storage
-from .web import STATIC_DIR, web_app
+from .store import (
+    AccountStore,
+    MemoryReviews,
+    MemoryStorage,
+    ReviewBook,
+    ReviewStore,
+    SqliteStorage,
+    Storage,
+)
+from .web import STATIC_DIR, Rooms, web_app
 
-__all__ = ["STATIC_DIR", "create_app", "is_postgres_url", "open_reviews", "open_storage"]
+__all__ = [
+    "STATIC_DIR",
+    "Watchers",
+    "create_app",
+    "is_postgres_url",
+    "open_account_store",
+    "open_reviews",
+    "open_storage",
+]
 
 _POSTGRES: Final = ("postgresql://", "postgres://")
 GC_THRESHOLD: Final = 50_000
@@ -50,6 +72,28 @@ def open_storage(database: str) -> Storage:
     return SqliteStorage(database)
 
 
+def open_account_store(storage: Storage) -> AccountStore:
+    """The accounts of the database a storage uses (in memory for the in-memory one)."""
+    if isinstance(storage, SqliteStorage):
+        return AccountStore.sqlite(storage.path)
+    url = getattr(storage, "url", None)
+    if isinstance(url, str) and is_postgres_url(url):
+        return AccountStore.for_postgres(url)
+    return AccountStore.memory()
+
+
+class Watchers:
+    """Several table watchers, each told every table's news in turn."""
+
+    def __init__(self, *watchers: TableWatcher) -> None:
+        self.watchers = watchers
+
+    def changed(self, news: TableNews) -> None:
+        """Tell every watcher."""
+        for watcher in self.watchers:
+            watcher.changed(news)
+
+
 def make_gate(storage: Storage, config: ServerSettings) -> Gate:
     """The gate of this process: on PostgreSQL, tables owned through advisory locks,
     so that several workers may share the database (docs/deploy.md); else all."""
@@ -75,17 +119,53 @@ def open_reviews(storage: Storage) -> ReviewBook:
 
 
 def create_app(
-    settings: ServerSettings | None = None, *, storage: Storage | None = None
+    settings: ServerSettings | None = None,
+    *,
+    storage: Storage | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> Starlette:
-    """Build the web application; ``storage`` defaults to the settings' database."""
+    """Build the web application; ``storage`` defaults to the settings' database,
+    ``clock`` (the tables' timers) to the monotonic clock (tests move their own)."""
     config = settings or ServerSettings()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = storage if storage is not None else open_storage(config.database)
-        service = TableService(store, config, gate=make_gate(store, config))
+        account_store = open_account_store(store)
+        accounts = Accounts(account_store)
+        await accounts.start()
+        seats = SeatBook(account_store, lambda: accounts.sealer, store.table)
+        mailer = Mailer(MailSettings(config.smtp_url, config.sender)) if config.smtp_url else None
+        # Web Push works with no configuration: with no --vapid-key file, the key is
+        # made once and kept in the database, the same for every worker.
+        if config.vapid_key:
+            vapid = load_vapid(config.vapid_key)
+        else:
+            pem = await asyncio.to_thread(account_store.server_key, "vapid", new_vapid_pem)
+            vapid = vapid_of_pem(pem)
+        pusher = Pusher(vapid, subject=f"mailto:{config.sender}")
+        notifier = Notifier(
+            account_store,
+            seats,
+            store.table,
+            public_url=config.link_base,
+            mailer=mailer,
+            pusher=pusher,
+        )
+        recorder = GameRecorder(account_store)
+        # Post-game reviews (#27): told of every game's end, they read the game from
+        # the table service (set below: the service is made with its watchers).
+        reviews = Reviews(open_reviews(store))
+        service = TableService(
+            store,
+            config,
+            gate=make_gate(store, config),
+            clock=clock,
+            watcher=Watchers(notifier, recorder, reviews),
+        )
         app.state.service = service
-        reviews = Reviews(open_reviews(store), service)
+        app.state.rooms = Rooms(accounts, seats, notifier, recorder, mailer, pusher)
+        reviews.games = service
         app.state.reviews = reviews
         await service.start()
         if config.freeze_heap:
@@ -99,6 +179,9 @@ def create_app(
         finally:
             await reviews.close()
             await service.close()
+            await notifier.drain()
+            await recorder.drain()
+            account_store.close()
             if storage is None:
                 store.close()
 

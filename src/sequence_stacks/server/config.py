@@ -59,6 +59,25 @@ class ServerSettings:
             names them ``w1``, ``w2`` ...); empty: ``host:port``.
         adopt_interval: with PostgreSQL, how often a worker takes over playing tables
             no worker owns (a dead worker's), in seconds (docs/deploy.md).
+        public_url: where players reach the server (``https://games.example.org``):
+            the links in e-mails and push messages, and the site passkeys are made for;
+            empty: the address the server listens on (links), the request's (passkeys).
+        smtp_url: ``smtp://user:password@host:port`` (or ``smtps://``) of the SMTP
+            server e-mails go through; empty: no e-mail is sent.
+        mail_from: the sender address of those e-mails (default ``noreply@`` the public
+            URL's host).
+        vapid_key: a PEM file with the server's VAPID key for Web Push (made there if
+            missing); empty: a key made once and kept in the database (every worker
+            shares it).
+        signup_per_minute, signup_burst: per client address, accounts made a minute
+            on average and at once; signin_per_minute, signin_burst: the same for
+            sign-ins, device codes and seat codes tried (token buckets; 429 past them).
+        runtime_dir: the folder of npm's ``pyodide`` package that the game on one
+            device (``/local``) runs on; empty: ``vendor/node_modules/pyodide`` of the
+            source tree, where ``npm ci`` in ``vendor/`` puts it (docs/server.md).
+        release: a name for this release of the site (a deploy may set it): part of the
+            version of what devices keep for offline play, so a new name makes every
+            device fetch the game again on its next visit.
     """
 
     host: str = "127.0.0.1"
@@ -85,6 +104,16 @@ class ServerSettings:
     allowed_origins: tuple[str, ...] = ()
     worker: str = ""
     adopt_interval: float = 2.0
+    public_url: str = ""
+    smtp_url: str = ""
+    mail_from: str = ""
+    vapid_key: str = ""
+    signup_per_minute: float = 3.0
+    signup_burst: int = 5
+    signin_per_minute: float = 10.0
+    signin_burst: int = 10
+    runtime_dir: str = ""
+    release: str = ""
 
     def __post_init__(self) -> None:
         for name in ("turn_timeout", "block_timeout", "grace_period", "heartbeat_interval"):
@@ -104,14 +133,37 @@ class ServerSettings:
             "listing_idle",
             "empty_listing_idle",
             "adopt_interval",
+            "signup_per_minute",
+            "signin_per_minute",
         ):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive, not {getattr(self, name)!r}")
-        if self.create_burst < 1 or self.sit_burst < 1:
-            raise ValueError("create_burst and sit_burst must be at least 1")
+        if min(self.create_burst, self.sit_burst, self.signup_burst, self.signin_burst) < 1:
+            raise ValueError("every burst (create, sit, signup, signin) must be at least 1")
+        if self.public_url and (
+            not self.public_url.startswith(("http://", "https://"))
+            or self.public_url.rstrip("/").count("/") != 2
+        ):
+            raise ValueError(f"the public URL is scheme://host[:port], not {self.public_url!r}")
         for origin in self.allowed_origins:
             if not origin.startswith(("http://", "https://")) or origin.count("/") != 2:
                 raise ValueError(f"an allowed origin is scheme://host[:port], not {origin!r}")
+
+    @property
+    def link_base(self) -> str:
+        """Where links in e-mails and push messages point: the public URL, else the
+        address the server listens on."""
+        if self.public_url:
+            return self.public_url.rstrip("/")
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def sender(self) -> str:
+        """The sender of e-mails: ``mail_from``, else ``noreply@`` the public host."""
+        if self.mail_from:
+            return self.mail_from
+        host = self.link_base.split("://", 1)[1].split(":")[0].split("/")[0]
+        return f"noreply@{host if '.' in host else 'localhost.localdomain'}"
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: object) -> ServerSettings:
@@ -134,8 +186,18 @@ _FLOATS_EXTRA: Final = {
     "listing_idle",
     "empty_listing_idle",
     "adopt_interval",
+    "signup_per_minute",
+    "signin_per_minute",
 }
-_INTS: Final = {"port", "max_message_bytes", "rate_burst", "create_burst", "sit_burst"}
+_INTS: Final = {
+    "port",
+    "max_message_bytes",
+    "rate_burst",
+    "create_burst",
+    "sit_burst",
+    "signup_burst",
+    "signin_burst",
+}
 _LISTS: Final = {"allowed_origins"}
 _RANGES: Final = {"bot_delay", "bot_block_delay"}
 _BOOLS: Final = {"freeze_heap", "compression"}

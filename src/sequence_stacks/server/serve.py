@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import logging
 import os
 import signal
@@ -85,6 +86,31 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
         ),
     )
     parser.add_argument(
+        "--public-url",
+        help=(
+            "where players reach the server, https://host[:port]: the links in e-mails "
+            "and push messages, and the site passkeys are made for (docs/deploy.md)"
+        ),
+    )
+    parser.add_argument(
+        "--smtp-url",
+        help=(
+            "send e-mail notices through this SMTP server: smtp://user:password@host:port "
+            "(STARTTLS when offered) or smtps://... (default: no e-mail)"
+        ),
+    )
+    parser.add_argument(
+        "--mail-from", help="the sender address of e-mails (default noreply@ the public host)"
+    )
+    parser.add_argument(
+        "--vapid-key",
+        metavar="FILE",
+        help=(
+            "a PEM file with the VAPID key for Web Push notices; made there if it does "
+            "not exist (default: a key made once and kept in the database)"
+        ),
+    )
+    parser.add_argument(
         "--log-level", default="warning", help="uvicorn log level (default warning)"
     )
     parser.add_argument(
@@ -126,6 +152,10 @@ def run_serve(args: argparse.Namespace) -> int:
             "block_timeout",
             "grace_period",
             "worker",
+            "public_url",
+            "smtp_url",
+            "mail_from",
+            "vapid_key",
         )
     }
     bot_delay = getattr(args, "bot_delay", None)
@@ -163,6 +193,7 @@ def run_serve(args: argparse.Namespace) -> int:
     if storage is None:
         return 2
     port = settings.port or _free_port(settings.host)
+    settings = dataclasses.replace(settings, port=port)  # links name the port served
     print(f"Sequence Stacks is being served at http://{settings.host}:{port}/", flush=True)
     print(f"Database: {_database_name(settings.database)}  (Ctrl+C to stop)", flush=True)
     try:

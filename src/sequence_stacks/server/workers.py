@@ -80,6 +80,9 @@ def worker_command(args: argparse.Namespace, settings: ServerSettings, index: in
         command += ["--bot-delay", str(bot_delay)]
     for origin in settings.allowed_origins:
         command += ["--allowed-origin", origin]
+    for name in ("public_url", "smtp_url", "mail_from", "vapid_key"):
+        if getattr(settings, name):
+            command += [f"--{name.replace('_', '-')}", str(getattr(settings, name))]
     command += ["--log-level", str(getattr(args, "log_level", "warning"))]
     command += ["--log-format", str(getattr(args, "log_format", None) or "json")]
     return command

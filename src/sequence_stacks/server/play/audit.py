@@ -119,8 +119,11 @@ def connection_leaks(
     entries: Sequence[LogEntry],
     token_hash: str | None,
     frames: Iterable[tuple[Mapping[str, Any], str]],
+    *,
+    secrets: Iterable[str] = (),
 ) -> list[str]:
-    """Audit every frame one connection received, in order, as (decoded, raw text).
+    """Audit every frame one connection received, in order, as (decoded, raw text);
+    ``secrets`` (e-mail addresses, other seats' tokens, session cookies) must be in none.
 
     The connection is known by its token: each frame may show only what the seat that
     token held *when the frame was sent* may see (a spectator's share if none). Seats
@@ -129,6 +132,7 @@ def connection_leaks(
     taken at the last version the connection saw).
     """
     holders = _holders(row, entries, token_hash)
+    kept = [secret for secret in secrets if secret]
     histories: dict[int | None, tuple[dict[int, Hidden], set[str]]] = {}
     problems: list[str] = []
     seen = 0
@@ -140,9 +144,8 @@ def connection_leaks(
         if seat not in histories:
             histories[seat] = hidden_history(row, entries, seat)
         history, seeds = histories[seat]
-        problems += [
-            f"(seat {seat}) {p}" for p in frame_leaks(frame, history, seeds=seeds, raw=raw)
-        ]
+        found = frame_leaks(frame, history, seeds=seeds, raw=raw, secrets=kept)
+        problems += [f"(seat {seat}) {p}" for p in found]
     return problems
 
 
@@ -164,12 +167,16 @@ def frame_leaks(
     *,
     seeds: Iterable[str] = (),
     raw: str = "",
+    secrets: Iterable[str] = (),
 ) -> list[str]:
-    """Return a description of every hidden card (or seed) the frame exposes; [] if none.
+    """Return a description of every hidden card (or seed, or secret) the frame
+    exposes; [] if none.
 
-    ``raw`` is the frame's text as received, searched for every seed in ``seeds``.
+    ``raw`` is the frame's text as received, searched for every seed in ``seeds`` and
+    every secret in ``secrets`` (an account's e-mail address, a token: #26).
     """
     problems = [f"{frame.get('type')} frame contains a seed" for seed in seeds if seed in raw]
+    problems += [f"{frame.get('type')} frame contains a secret" for s in secrets if s in raw]
     kind = frame.get("type")
     version = frame.get("version")
     latest = max(history)
@@ -190,7 +197,7 @@ def frame_leaks(
         _check(problems, frame, now.after, f"{kind} frame")
     problems.extend(
         f"{kind} frame has a {key!r} field"
-        for key in ("seed", "draw", "token_hash")
+        for key in ("seed", "draw", "token_hash", "email", "sealed")
         if _has_key(frame, key)
     )
     return problems

@@ -72,11 +72,14 @@ class PayloadError(ValueError):
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Sit:
-    """A person took an empty seat between games (HTTP: it issues a secret token)."""
+    """A person took an empty seat between games (HTTP: it issues a secret token);
+    ``never_block`` (True, or None) is their standing answer at a turn-based table,
+    set before any deal: they are never asked in a Block window (#26, N25)."""
 
     seat: int
     name: str
     token_hash: str
+    never_block: bool | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -171,8 +174,24 @@ def _maybe_int(value: object, name: str) -> int | None:
     return None if value is None else _int(value, name)
 
 
+def _maybe_true(value: object, name: str) -> bool | None:
+    if value is None:
+        return None
+    if value is not True:
+        raise PayloadError(f"{name} is {value!r}, not true")
+    return True
+
+
 _SCHEMAS: Final[dict[Op, tuple[type[LogPayload], tuple[tuple[str, _Reader, bool], ...]]]] = {
-    Op.SIT: (Sit, (("seat", _int, True), ("name", _text, True), ("token_hash", _text, True))),
+    Op.SIT: (
+        Sit,
+        (
+            ("seat", _int, True),
+            ("name", _text, True),
+            ("token_hash", _text, True),
+            ("never_block", _maybe_true, False),
+        ),
+    ),
     Op.LEAVE: (Leave, (("seat", _int, True), ("bot", _text, True), ("client", _maybe_text, False))),
     Op.ADD_BOT: (
         AddBot,
@@ -201,7 +220,7 @@ _SCHEMAS: Final[dict[Op, tuple[type[LogPayload], tuple[tuple[str, _Reader, bool]
     Op.RECLAIM: (Reclaim, (("seat", _int, True),)),
     Op.ACT: (Act, (("seat", _int, True), ("action", _text, True), ("client", _maybe_text, True))),
 }
-_OPTIONAL: Final = (_maybe_text, _maybe_int)
+_OPTIONAL: Final = (_maybe_text, _maybe_int, _maybe_true)
 _OPS: Final = {schema[0]: op for op, schema in _SCHEMAS.items()}
 
 

@@ -31,10 +31,11 @@ from sequence_stacks.server.store import (
 from .entries import Act, LogPayload, Op, encode
 from .frames import Frames
 from .gate import Gate
+from .hooks import TableWatcher, news_of
 from .protocol import refused_frame
 from .refusals import Refusal, RefusalCode
 from .runtime import Runtime, Subscriber
-from .schedule import BotMove, GraceOver, Plan, TimedOut, WindowEnds
+from .schedule import BotMove, GraceOver, Plan, StandingPass, TimedOut, WindowEnds, asks_people
 from .table import Entry, Table
 from .tables import Tables, unavailable
 
@@ -63,7 +64,9 @@ class Pipeline:
         frames: Frames,
         *,
         clock: Callable[[], float],
+        watcher: TableWatcher,
     ) -> None:
+        self.watcher = watcher
         self.storage = storage
         self.settings = settings
         self.gate = gate
@@ -98,13 +101,14 @@ class Pipeline:
             table.table_id, LogEntry(version, encode(payload)), status=table.status, summary=summary
         )
         interrupted = await self._stored(runtime, stored, version)
-        runtime.schedule.absorb(entry.effects, connected=runtime.connected())
+        runtime.schedule.absorb(entry.effects, connected=runtime.present())
         if entry.effects.seats_changed:
             runtime.rebind()
         if ack is not None:
             ack[0].send(self.frames.ack(ack[1], version))
         runtime.schedule.replan(table)
         self.frames.broadcast(runtime, entry)
+        self.watcher.changed(news_of(runtime))
         if runtime.waiting and (table.state is None or table.state.phase != Phase.BLOCK_WINDOW):
             self._answer_waiting(runtime)
         if interrupted:
@@ -187,6 +191,9 @@ class Pipeline:
                 future = answer if answer is not None else schedule.think(table, seat)
                 action = await asyncio.wrap_future(future)
                 await self.submit(runtime, table.prepare_act(seat, action))
+            case StandingPass(seat=seat):
+                await self.commit(runtime, table.prepare_act(seat, _PASS_ACTION))
+                await self._close_if_answered(runtime)
             case WindowEnds():
                 await self.close_window(runtime)
             case TimedOut(seat=seat):
@@ -228,10 +235,24 @@ class Pipeline:
             runtime.schedule.hold(payload.seat, answer, payload.client)
         if ack is not None:
             runtime.waiting.setdefault(payload.seat, []).append(ack)
-        if runtime.schedule.all_held(state.window_pending) and runtime.alone():
-            await self.close_window(runtime)
-        else:
+        if not await self._close_if_answered(runtime):
             runtime.schedule.replan(table)
+
+    async def _close_if_answered(self, runtime: Runtime) -> bool:
+        """Close the open window before its time when every asked seat has answered
+        and nobody could learn anything from when: a practice game (N20), or a window
+        of a turn-based table that asks no person, only bots and players who never
+        block (N25). True if it closed."""
+        table = runtime.table
+        state = table.state
+        if state is None or state.phase != Phase.BLOCK_WINDOW:
+            return False
+        if not runtime.schedule.all_held(state.window_pending):
+            return False
+        if not (runtime.alone() or (table.options.turn_based and not asks_people(table))):
+            return False
+        await self.close_window(runtime)
+        return True
 
     def _answer_waiting(self, runtime: Runtime) -> None:
         """A window that closed with answers still waiting (the table reloaded, a seat

@@ -31,6 +31,9 @@ class RefusalCode(enum.StrEnum):
     HELLO_FIRST = "hello_first"
     UNAVAILABLE = "unavailable"  # the database cannot be reached
     ELSEWHERE = "elsewhere"  # another worker owns the table (docs/deploy.md, Routing)
+    SIGNED_OUT = "signed_out"  # an account's page or request with no valid session (#26)
+    PASSKEY_REFUSED = "passkey_refused"  # a WebAuthn answer that does not verify (#26)
+    CODE_INVALID = "code_invalid"  # a one-time code or link unknown, used or expired (#26)
 
     @property
     def http_status(self) -> int:
@@ -46,6 +49,8 @@ class RefusalCode(enum.StrEnum):
 
 _HTTP_STATUS: dict[RefusalCode, int] = {
     RefusalCode.NOT_FOUND: 404,
+    RefusalCode.SIGNED_OUT: 401,
+    RefusalCode.CODE_INVALID: 410,
     RefusalCode.TABLE_FULL: 409,
     RefusalCode.GAME_RUNNING: 409,
     RefusalCode.GAME_STARTED: 409,

@@ -81,10 +81,23 @@ class Runtime:
     )
     lobby_sent: dict[str, Any] | None = None
 
-    def connected(self) -> list[bool]:
+    def present(self) -> list[bool]:
         """Per seat, whether a connection holds it now."""
         seats = {sub.seat for sub in self.subscribers}
         return [index in seats for index in range(len(self.table.seats))]
+
+    def connected(self) -> list[bool]:
+        """Per seat, whether the table shows a connection holding it: as it is, except
+        at a turn-based table, which shows none (when a player opens the game, in a
+        Block window above all, must say nothing of their hand: docs/rules-notes.md
+        N26)."""
+        if self.table.options.turn_based:
+            return [False] * len(self.table.seats)
+        return self.present()
+
+    def shows_presence(self) -> bool:
+        """False at a turn-based table, whose frames tell nobody who comes and goes."""
+        return not self.table.options.turn_based
 
     def join(self, subscriber: Subscriber, token_hash: str | None, seat: int | None) -> None:
         """Watch the table as ``token_hash``, holding ``seat`` (None: a spectator)."""
@@ -101,7 +114,7 @@ class Runtime:
             return
         self.subscribers.discard(subscriber)
         seat = subscriber.seat
-        if seat is not None and not self.connected()[seat]:
+        if seat is not None and not self.present()[seat]:
             self.schedule.seat_left(seat)
 
     def rebind(self) -> None:

@@ -41,6 +41,7 @@ __all__ = [
     "PlanKey",
     "ReplaceKey",
     "Schedule",
+    "StandingPass",
     "Thinker",
     "TimedOut",
     "Timer",
@@ -49,6 +50,7 @@ __all__ = [
     "WindowEndKey",
     "WindowEnds",
     "WindowKey",
+    "asks_people",
 ]
 
 log = logging.getLogger("sequence_stacks.server")
@@ -123,6 +125,16 @@ class WindowEnds:
 
 
 @dataclasses.dataclass(slots=True)
+class StandingPass:
+    """At a turn-based table, a player whose standing answer is "never block" passes
+    as the window opens (``due``): decided before the deal, it says nothing of the
+    hand, so it is stored at once and they are never asked (docs/rules-notes.md N25)."""
+
+    due: float
+    seat: int
+
+
+@dataclasses.dataclass(slots=True)
 class GraceOver:
     """A person away since ``due - grace_period`` loses the seat to a bot (``replace``)."""
 
@@ -130,7 +142,7 @@ class GraceOver:
     seat: int
 
 
-Plan = BotMove | TimedOut | WindowEnds | GraceOver
+Plan = BotMove | TimedOut | WindowEnds | GraceOver | StandingPass
 
 
 class TimerKind(enum.StrEnum):
@@ -239,7 +251,9 @@ class Schedule:
                     kept = self.turn_plan(table, state.current, now)
                 wanted[key] = kept
             self._pause(wanted, now)
-            for seat, since in self.absent_since.items():
+            # At a turn-based table players may close the page: their seat waits.
+            away = {} if table.options.turn_based else self.absent_since
+            for seat, since in away.items():
                 if table.seats[seat].kind == SeatKind.HUMAN:
                     wanted[ReplaceKey(seat)] = GraceOver(since + self.settings.grace_period, seat)
         self.plans = wanted
@@ -255,26 +269,32 @@ class Schedule:
     def _window_plans(
         self, table: Table, pending: Iterable[int], wanted: dict[PlanKey, Plan]
     ) -> None:
-        """The open window's end, and each asked bot's answer not yet given."""
+        """The open window's end, each asked bot's answer not yet given, and the pass of
+        each asked player whose standing answer is "never block"."""
         version = table.window_version
         end = WindowEndKey(version)
         wanted[end] = self.plans.get(end) or WindowEnds(self.window_deadline(table), version)
         for seat in pending:
-            if seat in self.held or table.seats[seat].kind != SeatKind.BOT:
-                continue
             key = WindowKey(version, seat)
-            wanted[key] = self.plans.get(key) or self.window_plan(table, seat)
+            if seat in self.held:
+                continue
+            if _never_asked(table, seat):
+                wanted[key] = self.plans.get(key) or StandingPass(self.window_opened_at, seat)
+            elif table.seats[seat].kind == SeatKind.BOT:
+                wanted[key] = self.plans.get(key) or self.window_plan(table, seat)
 
     def window_deadline(self, table: Table) -> float:
-        """When the open window ends: its whole time after it opened, at the table's pace."""
-        return self.window_opened_at + table.options.pace.window_seconds(self.settings)
+        """When the open window ends: its whole time after it opened, at the table's pace
+        (at a turn-based table that asks a person, a share of the turn time)."""
+        seconds = table.options.window_seconds(self.settings, asks_people=asks_people(table))
+        return self.window_opened_at + seconds
 
     def window_plan(self, table: Table, seat: int) -> BotMove:
         """When an asked bot gives its answer: after a delay drawn the same way whatever
         it holds (R36), chosen on the thinking thread as the window opens; the answer
         is then held for the window's end (:meth:`hold`), as a person's is."""
         low, high = self.settings.bot_block_delay
-        window = table.options.pace.window_seconds(self.settings)
+        window = table.options.window_seconds(self.settings, asks_people=asks_people(table))
         delay = min(self.rng.uniform(low, high), window)
         return BotMove(self.window_opened_at + delay, seat, self.think(table, seat))
 
@@ -295,7 +315,7 @@ class Schedule:
         state = table.state
         assert state is not None
         key = TurnKey(state.turn_count, seat)
-        left = table.options.pace.turn_seconds(self.settings)
+        left = table.options.turn_seconds(self.settings)
         if self.paused is not None and self.paused[0] == key:
             # The turn goes on where it was, with time to look at the board again.
             left = max(self.paused[1], min(TURN_AFTER_WINDOW, left))
@@ -309,7 +329,8 @@ class Schedule:
             return None
         now = self.clock()
         if state.phase == Phase.BLOCK_WINDOW:
-            deadline = self.window_deadline(table)
+            end = self.plans.get(WindowEndKey(table.window_version))
+            deadline = end.due if isinstance(end, WindowEnds) else self.window_deadline(table)
             return Timer(TimerKind.BLOCK, tuple(state.window_pending), _ms(deadline - now))
         plan = self.plans.get(TurnKey(state.turn_count, state.current))
         if not isinstance(plan, TimedOut):
@@ -414,6 +435,25 @@ class Schedule:
                     del self.plans[key]
                     await fire(plan)
             await asyncio.sleep(0)
+
+
+def _never_asked(table: Table, seat: int) -> bool:
+    """True for a person whose standing answer is "never block" (turn-based tables)."""
+    found = table.seats[seat]
+    return table.options.turn_based and found.kind == SeatKind.HUMAN and found.never_block
+
+
+def asks_people(table: Table) -> bool:
+    """True when the open Block window waits for a person's answer: an asked person
+    who may block ("ask me"), holder or not. Whether it does depends on who sits and
+    their standing answers, never on a hand."""
+    state = table.state
+    if state is None or state.phase != Phase.BLOCK_WINDOW:
+        return False
+    return any(
+        table.seats[seat].kind == SeatKind.HUMAN and not _never_asked(table, seat)
+        for seat in state.window_pending
+    )
 
 
 def _ms(seconds: float) -> int:

@@ -46,10 +46,21 @@ class Seat:
     # A name the server made (a bot's), as a message for clients to word in their
     # reader's language: {"key": "seat.bot", "args": {...}}; None for a person's name.
     label: dict[str, Any] | None = None
+    # The player's standing answer at a turn-based table: never asked to block (public,
+    # set before any deal: docs/rules-notes.md N25). Kept while a bot stands in.
+    never_block: bool = False
 
     def public(self) -> dict[str, Any]:
         """Return what anyone may know about the seat (never the token hash)."""
-        return {"kind": self.kind, "name": self.name, "bot": self.bot, "label": self.label}
+        found: dict[str, Any] = {
+            "kind": self.kind,
+            "name": self.name,
+            "bot": self.bot,
+            "label": self.label,
+        }
+        if self.never_block:
+            found["never_block"] = True
+        return found
 
 
 @dataclasses.dataclass(slots=True)

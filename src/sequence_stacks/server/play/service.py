@@ -30,6 +30,7 @@ from .entries import SeatKind, TableStatus
 from .frames import Frames
 from .gate import Gate, OpenGate
 from .hints import hint_bot, reason
+from .hooks import NoWatcher, TableWatcher, news_of
 from .options import ANIMALS, DEFAULT_PACE, Pace, TableName, TableOptions, free_name
 from .pipeline import Pipeline
 from .prepare import prepare_command
@@ -61,6 +62,7 @@ class TableService:
         gate: Gate | None = None,
         clock: Callable[[], float] = time.monotonic,
         rng: random.Random | None = None,
+        watcher: TableWatcher | None = None,
     ) -> None:
         self.storage = storage
         self.settings = settings
@@ -77,8 +79,15 @@ class TableService:
         )
         self.frames = Frames()
         self._naming = asyncio.Lock()
+        self.watcher = watcher or NoWatcher()
         self.pipeline = Pipeline(
-            storage, settings, self.gate, self.tables, self.frames, clock=clock
+            storage,
+            settings,
+            self.gate,
+            self.tables,
+            self.frames,
+            clock=clock,
+            watcher=self.watcher,
         )
 
     # --- life cycle -----------------------------------------------------------------
@@ -111,10 +120,16 @@ class TableService:
     # --- lobby (HTTP) ----------------------------------------------------------------
 
     async def create_table(
-        self, options: Mapping[str, Any], *, visibility: str, pace: str | None = None
+        self,
+        options: Mapping[str, Any],
+        *,
+        visibility: str,
+        pace: str | None = None,
+        turn_hours: int | None = None,
     ) -> str:
         """Create a table with validated engine settings and its own options (its
-        ``pace``; a friendly name no listed table has); return its id."""
+        ``pace``, its turn time in hours if it is turn-based; a friendly name no listed
+        table has); return its id."""
         if visibility not in VISIBILITIES:
             raise Refusal(RefusalCode.BAD_REQUEST, "visibility is 'public' or 'unlisted'")
         try:
@@ -131,7 +146,10 @@ class TableService:
         table_id = secrets.token_urlsafe(9)
         async with self._naming:  # two tables made at once never take one name
             name = await self._free_name(visibility)
-            table_options = TableOptions(pace=chosen, name=name)
+            try:
+                table_options = TableOptions(pace=chosen, name=name, turn_hours=turn_hours)
+            except ValueError as error:
+                raise Refusal(RefusalCode.BAD_REQUEST, str(error)) from None
             empty = {"kind": SeatKind.EMPTY.value}
             row = TableRow(
                 table_id=table_id,
@@ -195,16 +213,22 @@ class TableService:
         runtime = self.tables.current(table_id)
         if runtime is not None:
             async with runtime.lock:  # never a change whose commit is still under way
-                return lobby_dict(runtime.table, runtime.connected())
+                table = runtime.table
+                return lobby_dict(table, runtime.connected())
         table = await self.tables.read(table_id)
         return lobby_dict(table, [False] * len(table.seats))
 
-    async def sit(self, table_id: str, name: str, seat: int | None) -> tuple[int, str]:
-        """Seat a human; return the seat and its secret token (only its hash is stored)."""
+    async def sit(
+        self, table_id: str, name: str, seat: int | None, *, never_block: bool = False
+    ) -> tuple[int, str]:
+        """Seat a human; return the seat and its secret token (only its hash is stored).
+        ``never_block``: the player's standing answer (kept at turn-based tables)."""
         runtime = await self._runtime(table_id)
         token = secrets.token_urlsafe(24)
         async with runtime.lock:
-            payload = runtime.table.prepare_sit(name, seat, hash_token(token))
+            payload = runtime.table.prepare_sit(
+                name, seat, hash_token(token), never_block=never_block
+            )
             await self.pipeline.commit(runtime, payload)
         return payload.seat, token
 
@@ -250,7 +274,9 @@ class TableService:
             # What the stand-in bot did meanwhile, for the returning player alone (#24).
             frame["stand_in"] = summary
             subscriber.send(frame)
-            self.frames.presence(runtime)
+            if runtime.shows_presence():
+                self.frames.presence(runtime)
+            self.watcher.changed(news_of(runtime))
 
     async def sync(self, table_id: str, subscriber: Subscriber, last_version: int | None) -> None:
         """Send a sync frame: entries since ``last_version`` and the current view."""
@@ -267,7 +293,9 @@ class TableService:
         async with runtime.lock:
             runtime.forget(subscriber)
             runtime.schedule.replan(runtime.table)
-            self.frames.presence(runtime)
+            if runtime.shows_presence():
+                self.frames.presence(runtime)
+            self.watcher.changed(news_of(runtime))
 
     async def chat(self, table_id: str, subscriber: Subscriber, phrase: str) -> None:
         """A quick-chat phrase (#15) from a seated player to everyone at the table, at
@@ -305,6 +333,19 @@ class TableService:
         space = action_space(state.player_count, state.settings.piles_per_colour)
         why = reason(view, action)
         subscriber.send(hint_frame(version, space.id_of(action, seat), why))
+
+    async def seat_of_token(self, table_id: str, token: str) -> int | None:
+        """The seat a token holds at a table now (None: it holds none)."""
+        runtime = self.tables.current(table_id)
+        table = runtime.table if runtime is not None else await self.tables.read(table_id)
+        return table.seat_of(hash_token(token))
+
+    def clock_moved(self) -> None:
+        """The clock jumped (a test's simulated days): every table looks at its plans again."""
+        for table_id in self.tables.loaded():
+            runtime = self.tables.current(table_id)
+            if runtime is not None:
+                runtime.schedule.wake.set()
 
     @staticmethod
     def _seat(table: Table, subscriber: Subscriber, what: str) -> int:

@@ -180,8 +180,11 @@ class Table:
 
     # --- preparing (validate, build the payload; nothing changes) -------------------
 
-    def prepare_sit(self, name: str, seat: int | None, token_hash: str) -> Sit:
-        """Take an empty seat (the first one when ``seat`` is None) before a game."""
+    def prepare_sit(
+        self, name: str, seat: int | None, token_hash: str, *, never_block: bool = False
+    ) -> Sit:
+        """Take an empty seat (the first one when ``seat`` is None) before a game;
+        ``never_block`` is the player's standing answer, kept at turn-based tables only."""
         clean = clean_name(name)
         self._require_between_games("take a seat")
         chosen = self._empty_seat(seat)
@@ -190,7 +193,8 @@ class Table:
             raise Refusal(
                 RefusalCode.NAME_TAKEN, f"someone at this table is already called {clean!r}"
             )
-        return Sit(chosen, clean, token_hash)
+        standing = True if never_block and self.options.turn_based else None
+        return Sit(chosen, clean, token_hash, standing)
 
     def prepare_leave(self, seat: int, bot: str) -> Leave:
         """Leave a seat: empty between games, a bot takes it over during one."""
@@ -246,6 +250,11 @@ class Table:
             raise Refusal(RefusalCode.ILLEGAL, "no game is being played at this table", "R32")
         if not isinstance(action, Action):
             action = self._action_of(seat, action)
+        if action.type == ActionType.BLOCK and self._never_blocks(seat):
+            detail = {"key": "table.never_blocks", "args": {}}
+            raise Refusal(
+                RefusalCode.BAD_REQUEST, "your standing answer is never to block", detail=detail
+            )
         try:
             check(state, seat, action)
         except IllegalActionError as error:
@@ -258,6 +267,16 @@ class Table:
             return self.space.action(action_id, seat)
         except EngineError as error:
             raise Refusal(RefusalCode.ILLEGAL, str(error), "R37") from None
+
+    def _never_blocks(self, seat: int) -> bool:
+        """True for a person at a turn-based table whose standing answer is "never block"."""
+        found = self.seats[seat] if 0 <= seat < len(self.seats) else None
+        return (
+            self.options.turn_based
+            and found is not None
+            and found.kind == SeatKind.HUMAN
+            and found.never_block
+        )
 
     def is_practice_for(self, seat: int) -> bool:
         """True when ``seat`` plays alone against bots (every other seat is a bot):
@@ -323,8 +342,10 @@ class Table:
     def _apply(self, version: int, payload: LogPayload) -> Entry:
         effects = _NOTHING
         match payload:
-            case Sit(seat=seat, name=name, token_hash=token_hash):
-                self.seats[seat] = Seat(SeatKind.HUMAN, name, None, token_hash)
+            case Sit(seat=seat, name=name, token_hash=token_hash, never_block=never_block):
+                self.seats[seat] = Seat(
+                    SeatKind.HUMAN, name, None, token_hash, never_block=bool(never_block)
+                )
                 effects = Effects(seats_changed=True, seated=seat)
             case Leave(seat=seat, bot=bot):
                 if self.status == TableStatus.PLAYING:
@@ -353,7 +374,9 @@ class Table:
     def _to_bot(self, seat: int, bot: str, *, keep_claim: bool) -> None:
         old = self.seats[seat]
         label = {"key": "seat.stand_in", "args": {"name": old.name}}
-        self.seats[seat] = Seat(SeatKind.BOT, f"{old.name} (bot)", bot, None, label=label)
+        self.seats[seat] = Seat(
+            SeatKind.BOT, f"{old.name} (bot)", bot, None, label=label, never_block=old.never_block
+        )
         if keep_claim:
             self.seats[seat].away_hash = old.token_hash
             self.seats[seat].away_name = old.name
@@ -362,7 +385,9 @@ class Table:
         old = self.seats[seat]
         if old.kind != SeatKind.BOT or old.away_hash is None:
             raise ValueError(f"seat {seat} has no player to give it back to")
-        self.seats[seat] = Seat(SeatKind.HUMAN, old.away_name, None, old.away_hash)
+        self.seats[seat] = Seat(
+            SeatKind.HUMAN, old.away_name, None, old.away_hash, never_block=old.never_block
+        )
 
     def _start(self, version: int, payload: Start) -> Entry:
         for index, seat in enumerate(self.seats):

@@ -25,9 +25,10 @@ import logging
 import multiprocessing
 import time
 from collections.abc import Callable
-from typing import Any, Final, Protocol
+from typing import Final, Protocol
 
 from sequence_stacks.engine import GameRecord
+from sequence_stacks.server.play import TableNews, TableStatus
 from sequence_stacks.server.store.reviews import ReviewBook
 
 from .jobs import SPECTATOR, lower_priority, review_game
@@ -94,7 +95,7 @@ class Reviews:
     def __init__(
         self,
         book: ReviewBook,
-        games: FinishedGames,
+        games: FinishedGames | None = None,
         *,
         executor: Callable[[], concurrent.futures.Executor] = review_pool,
         clock: Callable[[], float] = time.time,
@@ -109,9 +110,9 @@ class Reviews:
 
     # --- watching the tables ----------------------------------------------------------
 
-    def changed(self, news: Any) -> None:
-        """A table's news (``TableNews``): a game that is over gets its reviews."""
-        if str(news.status) == "over":
+    def changed(self, news: TableNews) -> None:
+        """A table's news: a game that is over gets its reviews."""
+        if news.status == TableStatus.OVER:
             self.request(news.table_id, news.game)
 
     def request(self, table_id: str, game: int) -> None:
@@ -126,6 +127,7 @@ class Reviews:
         try:
             if await asyncio.to_thread(self.book.viewers, table_id, game):
                 return  # reviewed already (by this process before, or another worker)
+            assert self.games is not None, "Reviews.games is set before any game ends"
             finished = await self.games.finished_game(table_id, game)
             if finished is None:  # no such game, or not over: nothing to review
                 self._failed.add(key)

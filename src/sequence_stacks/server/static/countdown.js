@@ -5,8 +5,10 @@
 // once, when it waits for the reader (#15).
 
 import { t } from "./messages.js";
+import { duration } from "./when.js";
 
 const WARN_SECONDS = 15;
+const LONG_SECONDS = 600; // longer than this (a turn-based table's): minutes, hours, days
 const TICK_MS = 250;
 
 export class Countdown {
@@ -48,7 +50,8 @@ export class Countdown {
     const seconds = this.seconds();
     const warn = seconds !== null && seconds <= WARN_SECONDS && this.waitsFor(this.timer);
     for (const el of document.querySelectorAll("[data-countdown]")) {
-      el.textContent = seconds === null ? "" : t("table.seconds", { count: seconds });
+      if (seconds === null) el.textContent = "";
+      else el.textContent = seconds > LONG_SECONDS ? duration(seconds) : t("table.seconds", { count: seconds });
       el.classList.toggle("warn", warn);
     }
     const share = this.share();

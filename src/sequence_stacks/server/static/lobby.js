@@ -3,6 +3,7 @@
 import { h } from "./dom.js";
 import { refusalLine, seatLabel, tableTitle } from "./words.js";
 import { formatNumber, loadWords, t } from "./messages.js";
+import { accountNav } from "./nav.js";
 import { setUpPage } from "./pagewords.js";
 import { SEAT_KIND, TABLE_STATUS } from "./vocabulary.js";
 
@@ -44,7 +45,7 @@ form.addEventListener("submit", async (event) => {
   const response = await fetch("/api/tables", {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ options, visibility: option("visibility").value, pace: option("pace").value }),
+    body: JSON.stringify({ options, visibility: option("visibility").value, pace: option("pace").value, turn_hours: Number(option("turn_hours").value) || null }),
   });
   const data = await response.json();
   if (!response.ok) {
@@ -65,7 +66,11 @@ const quick = document.querySelector("#play-now");
 const quickName = quick.elements.namedItem("name");
 const quickPlayers = quick.elements.namedItem("players");
 
+// Said once the words are in (a change before that is said when they come).
+let wordsIn = false;
+
 function showQuickBots() {
+  if (!wordsIn) return;
   document.querySelector("#quick-bots").textContent = t("page.lobby.quick_bots", { count: Number(quickPlayers.value) - 1 });
 }
 quickPlayers.addEventListener("change", showQuickBots);
@@ -113,8 +118,23 @@ function statusText(table, open) {
   return t(`lobby.status.${table.status}`);
 }
 
+// Offline (#25): online tables need the network; the game on one device does not.
+const offlineNote = document.querySelector("#offline-note");
+function showOffline(offline) {
+  offlineNote.hidden = !offline;
+}
+addEventListener("online", () => showOffline(false));
+addEventListener("offline", () => showOffline(true));
+
 async function refresh() {
-  const response = await fetch("/api/tables");
+  let response;
+  try {
+    response = await fetch("/api/tables");
+  } catch {
+    showOffline(true);
+    return;
+  }
+  showOffline(false);
   const data = await response.json();
   list.replaceChildren();
   if (!data.tables.length) {
@@ -141,10 +161,13 @@ async function refresh() {
 loadWords()
   .catch((error) => console.error(`the messages or the catalog did not load: ${error}`))
   .finally(() => {
+    wordsIn = true;
     setUpPage();
+    accountNav();
     for (const select of [option("players"), quickPlayers]) {
       for (const choice of select.options) choice.textContent = formatNumber(Number(choice.value));
     }
+    for (const choice of option("turn_hours").options) if (choice.value) choice.textContent = t("games.turn_based", { count: Number(choice.value) });
     showQuickBots();
     refresh();
     setInterval(refresh, 5000);

@@ -18,6 +18,8 @@ import { Notice } from "./notice.js";
 import { setUpPage } from "./pagewords.js";
 import { resultText, standingsTable } from "./pieces.js";
 import { openHelp } from "./rules.js";
+import { howPlayed } from "./when.js";
+import { isTurnBased, seatTaken, seatToken, setUpSeatTools, showSeatTools } from "./seatlink.js";
 import { muted, play, setMuted } from "./sounds.js";
 import { TableLog } from "./tablelog.js";
 import { EVENT, OP, SEAT_KIND, TABLE_STATUS } from "./vocabulary.js";
@@ -139,6 +141,7 @@ function logName(seat) {
 /** A seat's badge: its bot, whether its player is online, or empty. */
 function seatBadge(seat) {
   if (seat.kind === SEAT_KIND.BOT) return t("table.bot_badge", { bot: botName(seat.bot) });
+  if (seat.kind === SEAT_KIND.HUMAN && isTurnBased()) return ""; // nobody is shown coming or going (#26)
   if (seat.kind === SEAT_KIND.HUMAN) return t(seat.connected ? "table.online" : "table.away");
   return t("table.empty");
 }
@@ -287,7 +290,7 @@ function boardModel() {
     name: boardName,
     selection: choice.selection,
     hint: choice.hint,
-    seats: game.table.seats.map((seat) => ({ badge: seatBadge(seat), online: seat.kind === SEAT_KIND.BOT || seat.connected })),
+    seats: game.table.seats.map((seat) => ({ badge: seatBadge(seat), online: seat.kind === SEAT_KIND.BOT || seat.connected || isTurnBased() })),
     timer: countdown.timer,
     answered: game.answered && game.answered.key === windowKey(game.view) ? game.answered.type : null,
     bubbles: bubbleModel(),
@@ -307,6 +310,7 @@ function render() {
   log.render();
   renderChat();
   renderHint();
+  showSeatTools(game.you !== null);
   settleFocus(spot);
 }
 
@@ -369,9 +373,11 @@ function renderHeader() {
     setWholeWords($("#table-title"), title);
   }
   $("#table-title").title = t("table.title", { id: tableId.slice(0, 6) });
-  // The table's pace (#24), chosen when it was made.
+  // The table's pace (#24), chosen when it was made; a turn-based table's turn time
+  // instead (#26), which is what its players wait by.
   const pace = game.table.options?.pace;
-  $("#pace").textContent = pace ? t(`table.pace.${pace}`) : "";
+  if (game.table.options?.turn_hours) $("#pace").textContent = howPlayed(game.table.options);
+  else $("#pace").textContent = pace ? t(`table.pace.${pace}`) : "";
   $("#goal").textContent = t("table.goal", { count: settings.chips_to_win, each: settings.min_each_colour });
   renderSound();
 }
@@ -483,6 +489,7 @@ $("#join-form").addEventListener("submit", async (event) => {
     return;
   }
   localStorage.setItem(tokenKey, data.token);
+  seatTaken();
   socket.reidentify(data.token);
 });
 
@@ -527,5 +534,9 @@ loadWords()
     setUpPage();
     board = new Board(boardParts(), { act, select, nextSeat: true, notes: true });
     countdown.start();
-    socket.connect(localStorage.getItem(tokenKey));
+    // The seat this device keeps, else the signed-in account's seat here (#26).
+    seatToken(tableId, tokenKey).then((token) => {
+      socket.connect(token);
+      setUpSeatTools();
+    });
   });

@@ -19,6 +19,8 @@ const SOURCES = {
   SEAT_KIND: (catalog) => catalog.seat_kinds,
   OP: (catalog) => catalog.ops,
   TIMER: (catalog) => catalog.timer_kinds,
+  NOTICE: (catalog) => catalog.notice_kinds ?? [],
+  CHANNEL: (catalog) => catalog.notice_channels ?? [],
 };
 
 const filled = new Map(); // vocabulary -> Map(constant name -> value)
@@ -55,6 +57,8 @@ export const TABLE_STATUS = constants("TABLE_STATUS");
 export const SEAT_KIND = constants("SEAT_KIND");
 export const OP = constants("OP");
 export const TIMER = constants("TIMER");
+export const NOTICE = constants("NOTICE"); // what a player is told away from the table (#26)
+export const CHANNEL = constants("CHANNEL"); // how: push alert or e-mail (#26)
 
 /** Fill every vocabulary from the catalog (what `setWords` does with /api/catalog's). */
 export function setVocabulary(catalog) {

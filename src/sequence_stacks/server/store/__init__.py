@@ -3,12 +3,23 @@
 The room's public face: the records and the :class:`Storage` protocol
 (:mod:`.records`), and the three storages, :class:`MemoryStorage` (tests),
 :class:`SqliteStorage` (the embedded default) and, imported only where a
-``postgresql://`` URL asks for it, ``store.postgres.PostgresStorage``. Which one a
-server uses is decided at the composition root (``server/app.py``, ``open_storage``).
+``postgresql://`` URL asks for it, ``store.postgres.PostgresStorage``; and the
+accounts of each (:class:`AccountStore`, one SQL implementation for both databases).
+Which one a server uses is decided at the composition root (``server/app.py``, ``open_storage``).
 The post-game reviews (#27) are kept beside the tables: :class:`ReviewStore` (SQLite and
 PostgreSQL) and :class:`MemoryReviews`, both a :class:`ReviewBook`.
 """
 
+from .accounts import (
+    Account,
+    AccountStore,
+    Credential,
+    GameResult,
+    PushSubscription,
+    Rating,
+    SeatLink,
+    SessionRow,
+)
 from .memory import MemoryStorage
 from .records import (
     ListingCursor,
@@ -23,12 +34,20 @@ from .reviews import MemoryReviews, ReviewBook, ReviewStore
 from .sqlite import SqliteStorage
 
 __all__ = [
+    "Account",
+    "AccountStore",
+    "Credential",
+    "GameResult",
     "ListingCursor",
     "LogEntry",
     "MemoryReviews",
     "MemoryStorage",
+    "PushSubscription",
+    "Rating",
     "ReviewBook",
     "ReviewStore",
+    "SeatLink",
+    "SessionRow",
     "SqliteStorage",
     "Storage",
     "StorageConflictError",

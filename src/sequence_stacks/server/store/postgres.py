@@ -21,6 +21,7 @@ import psycopg
 from psycopg import errors as pg_errors
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
+from .accounts import account_schema
 from .records import (
     ListingCursor,
     LogEntry,
@@ -36,7 +37,7 @@ from .writer import GroupCommitted, GroupWriter, Job
 
 __all__ = ["POSTGRES_SCHEMA_VERSION", "PostgresStorage", "describe", "migrate_postgres"]
 
-POSTGRES_SCHEMA_VERSION: Final = 3
+POSTGRES_SCHEMA_VERSION: Final = 4
 CONNECT_TIMEOUT: Final = 5  # seconds to reach the server before giving up
 # Held (for its transaction) by whoever migrates, so two workers starting at once
 # never run one step twice. Any constant works; this one spells "seqstack".
@@ -75,8 +76,10 @@ _MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
         2,
         "ALTER TABLE tables ADD COLUMN options JSON NOT NULL DEFAULT '{}';",
     ),
+    # Accounts, passkeys, sessions, seats they hold, notices, results, ratings (#26).
+    (3, account_schema("DOUBLE PRECISION")),
     # Each finished game's reviews, one per viewer (#27).
-    (3, review_schema("DOUBLE PRECISION", 'TEXT COLLATE "C"')),
+    (4, review_schema("DOUBLE PRECISION", 'TEXT COLLATE "C"')),
 )
 _COLUMNS: Final = (
     "table_id, created_at, visibility, settings, status, summary, version, updated_at, options"

@@ -14,6 +14,7 @@ import threading
 import time
 from typing import Final
 
+from .accounts import account_schema
 from .records import (
     ListingCursor,
     LogEntry,
@@ -28,7 +29,7 @@ from .writer import GroupCommitted, GroupWriter, Job
 
 __all__ = ["SCHEMA_VERSION", "SqliteStorage", "migrate"]
 
-SCHEMA_VERSION: Final = 4
+SCHEMA_VERSION: Final = 5
 CHECKPOINT_INTERVAL: Final = 0.5  # seconds between passive WAL checkpoints
 
 
@@ -76,8 +77,10 @@ _MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
         3,
         "ALTER TABLE tables ADD COLUMN options TEXT NOT NULL DEFAULT '{}';",
     ),
+    # Accounts, passkeys, sessions, seats they hold, notices, results, ratings (#26).
+    (4, account_schema("REAL")),
     # Each finished game's reviews, one per viewer (#27).
-    (4, review_schema("REAL")),
+    (5, review_schema("REAL")),
 )
 _COLUMNS: Final = (
     "table_id, created_at, visibility, settings, status, summary, version, updated_at, options"

@@ -19,15 +19,17 @@ from sequence_stacks.engine import EngineError, IllegalActionError, Settings
 from sequence_stacks.engine.catalog import catalog, pile_slots
 from sequence_stacks.i18n import LANGUAGES, messages_json
 from sequence_stacks.i18n.rulebook import player_rules, rule_book
+from sequence_stacks.server.accounts import Channel, NoticeKind
 from sequence_stacks.server.play import LISTING_PAGE, Refusal, RefusalCode, TableService
 from sequence_stacks.server.play.commands import decode_body
 from sequence_stacks.server.play.tutorial import LESSONS, try_move, tutorial_dict
 from sequence_stacks.server.play.vocabulary import server_vocabulary
 from sequence_stacks.server.review import RETRY_AFTER, Reviews, ReviewState
-from sequence_stacks.server.store import ListingCursor
+from sequence_stacks.server.store import Account, ListingCursor
 
 from .pages import VARY, reader_language
 from .responses import cached, error_response, frozen, json_response
+from .rooms import rooms, session_cookie
 from .transport import AddressLimits
 
 __all__ = ["ROUTES", "TOKEN_HEADER"]
@@ -59,11 +61,12 @@ def _service(request: Request) -> TableService:
 
 
 class NewTable(msgspec.Struct, frozen=True):
-    """``POST /api/tables``."""
+    """``POST /api/tables``: ``turn_hours`` makes it a turn-based table (#26)."""
 
     options: dict[str, Any] = {}
     visibility: str = "public"
     pace: str | None = None
+    turn_hours: int | None = None
 
 
 class PlayNow(msgspec.Struct, frozen=True):
@@ -154,7 +157,7 @@ async def create_table(request: Request) -> Response:
     _limit(request, "create")
     body = await _body(request, NewTable)
     table_id = await _service(request).create_table(
-        body.options, visibility=body.visibility, pace=body.pace
+        body.options, visibility=body.visibility, pace=body.pace, turn_hours=body.turn_hours
     )
     return json_response({"id": table_id, "url": f"/t/{table_id}"}, status=201)
 
@@ -166,9 +169,11 @@ async def play_now(request: Request) -> Response:
     _limit(request, "create")
     _limit(request, "sit")
     body = await _body(request, PlayNow)
-    table_id, seat, token = await _service(request).play_now(
-        body.name, body.players, pace=body.pace
-    )
+    account = await _account(request)
+    name = account.name if account is not None else body.name
+    table_id, seat, token = await _service(request).play_now(name, body.players, pace=body.pace)
+    if account is not None:
+        await rooms(request).seats.link(account, table_id, token)
     answer = {"id": table_id, "url": f"/t/{table_id}", "seat": seat, "token": token}
     return json_response(answer, status=201)
 
@@ -185,8 +190,38 @@ async def sit(request: Request) -> Response:
     _limit(request, "sit")
     body = await _body(request, TakeSeat)
     table_id = request.path_params["table_id"]
-    seat, token = await _service(request).sit(table_id, body.name, body.seat)
+    account = await _account(request)
+    if account is None:
+        seat, token = await _service(request).sit(table_id, body.name, body.seat)
+        return json_response({"seat": seat, "token": token}, status=201)
+    # A signed-in player sits as their account: its name, its standing Block answer,
+    # and the seat is theirs on every device (#26); one seat a table.
+    await _not_seated_yet(request, account, table_id)
+    seat, token = await _service(request).sit(
+        table_id, account.name, body.seat, never_block=account.never_block
+    )
+    await rooms(request).seats.link(account, table_id, token)
     return json_response({"seat": seat, "token": token}, status=201)
+
+
+async def _account(request: Request) -> Account | None:
+    """The signed-in account of the request, if any."""
+    found = await rooms(request).accounts.signed_in(session_cookie(request))
+    return None if found is None else found[0]
+
+
+async def _not_seated_yet(request: Request, account: Account, table_id: str) -> None:
+    """Refused when the account holds a seat at this table already."""
+    try:
+        token = await rooms(request).seats.token(account, table_id)
+    except Refusal:
+        return
+    if await _service(request).seat_of_token(table_id, token) is not None:
+        raise Refusal(
+            RefusalCode.NAME_TAKEN,
+            "you already have a seat at this table",
+            detail={"key": "account.seated_already", "args": {}},
+        )
 
 
 @_answering
@@ -270,7 +305,14 @@ async def tutorial_move(request: Request) -> Response:
 
 # --- documents clients cache ------------------------------------------------------------
 
-_CATALOG: Final = frozen(catalog() | server_vocabulary())
+_CATALOG: Final = frozen(
+    catalog()
+    | server_vocabulary()
+    | {
+        "notice_kinds": [kind.value for kind in NoticeKind],
+        "notice_channels": [channel.value for channel in Channel],
+    }
+)
 
 
 async def catalog_document(request: Request) -> Response:

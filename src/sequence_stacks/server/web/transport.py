@@ -70,6 +70,8 @@ class AddressLimits:
         self.rates = {
             "create": (settings.create_per_minute / 60, settings.create_burst),
             "sit": (settings.sit_per_minute / 60, settings.sit_burst),
+            "signup": (settings.signup_per_minute / 60, settings.signup_burst),
+            "signin": (settings.signin_per_minute / 60, settings.signin_burst),
         }
         self.buckets: dict[tuple[str, str], TokenBucket] = {}
 
