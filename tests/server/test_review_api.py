@@ -133,3 +133,23 @@ def test_the_sqlite_schema_gains_the_reviews_table(tmp_path: Path) -> None:
     assert reviews.load("t1", 1, 0) == '{"seat":0}'
     assert reviews.load("t1", 2, 0) is None
     reviews.close()
+
+
+def test_a_game_s_end_starts_its_reviews_without_anyone_asking(client: TestClient) -> None:
+    """The reviews are one of the play room's table watchers: a finished game's reviews
+    are computed and kept though nobody has asked for them yet."""
+    table_id = create_table(client, SHORT_GAME)
+    _, token = sit(client, table_id, "Ann")
+    with connect(client, table_id, "ann") as ann:
+        ann.hello(token)
+        for seat in (1, 2):
+            assert ann.reply(ann.command("add_bot", bot="heuristic", seat=seat))["type"] == "ack"
+            ann.drain()
+        assert ann.reply(ann.command("start"))["type"] == "ack"
+        play_until_over([ann])
+    book = client.app.state.reviews.book  # type: ignore[attr-defined]
+    deadline = time.monotonic() + 150
+    while not book.viewers(table_id, 1):
+        assert time.monotonic() < deadline, "the game's reviews were never made"
+        time.sleep(0.2)
+    assert book.viewers(table_id, 1) == [-1, 0]  # the spectators' and Ann's, not the bots'
