@@ -17,6 +17,7 @@ from sequence_stacks.bots import (
     legal_actions_of,
     make_bot,
 )
+from sequence_stacks.bots.expert import make_expert
 from sequence_stacks.engine import (
     Settings,
     State,
@@ -28,14 +29,16 @@ from sequence_stacks.engine import (
 )
 from sequence_stacks.sim import play_game
 
-_TURN_CAPS = {"ismcts": 8}
+_TURN_CAPS = {"ismcts": 8, "expert": 8}
 
 
 def _make(name: str, seed: int | None = None) -> Bot:
-    """A bot by registry name; ``ismcts`` with a small search (the default budget takes
-    ~0.15 s a turn; its strength is measured by `simulate`, docs/bots.md)."""
+    """A bot by registry name; ``ismcts`` and ``expert`` with a small search (the default
+    budget takes ~0.15 s a turn; their strength is measured by `simulate`, docs/bots.md)."""
     if name == "ismcts":
         return IsmctsBot(seed=seed, iterations=4, candidates=3)
+    if name == "expert":
+        return make_expert(seed=seed, iterations=4, candidates=3)
     return make_bot(name, seed=seed)
 
 
@@ -181,7 +184,7 @@ def test_bot_modules_see_views_only(module_name: str) -> None:
 
 
 def test_registry_names_and_descriptions() -> None:
-    assert BOT_NAMES == ("random", "greedy", "heuristic", "ismcts")
+    assert BOT_NAMES == ("random", "greedy", "heuristic", "ismcts", "expert")
     descriptions = describe_bots()
     assert set(descriptions) == set(BOT_NAMES)
     assert all(text and "\n" not in text for text in descriptions.values())

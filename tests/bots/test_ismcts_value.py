@@ -83,20 +83,18 @@ def test_the_curve_is_used_where_no_model_was_fitted_or_when_asked() -> None:
     hand = ("B1", "B2", "R3", "R4", "B5")
     expected = 1.0 / (1.0 + math.exp(-(-1000.0 + 950.0) / 300.0))
     two = _position(hand, [(1, 1), (0, 2)])
-    assert _value(IsmctsBot(seed=0, value="curve"), two) == pytest.approx(expected)
+    curve = HeuristicLeaf(learned=False)
+    assert _value(IsmctsBot(seed=0, leaf=curve), two) == pytest.approx(expected)
     assert _value(IsmctsBot(seed=0), two) != pytest.approx(expected)
     four = _position(hand, [(1, 1), (0, 2), (0, 0), (0, 0)], player_count=4)
     four_curve = 1.0 / (1.0 + math.exp(-(-1000.0 + 435.0) / 575.0))  # fitted for four
     assert _value(IsmctsBot(seed=0), four) == pytest.approx(four_curve)
-    with pytest.raises(ValueError, match="value"):
-        IsmctsBot(value="neural")
 
 
 def test_the_leaf_evaluation_is_an_injected_strategy() -> None:
     """ISMCTS values its playouts' leaves with whatever ``leaf`` it is given; the default
-    is the heuristic's evaluation (HeuristicLeaf of ``value``)."""
-    assert IsmctsBot(seed=0).leaf == HeuristicLeaf("learned")
-    assert IsmctsBot(seed=0, value="curve").leaf == HeuristicLeaf("curve")
+    is the heuristic's evaluation (HeuristicLeaf, learned where fitted)."""
+    assert IsmctsBot(seed=0).leaf == HeuristicLeaf(learned=True)
     seen: list[tuple[int, int]] = []
 
     def leaf(state: State, seat: int, evaluator: Evaluator, played: int) -> float:

@@ -417,7 +417,7 @@ def test_the_end_of_a_game_is_at_the_top_and_celebrated_and_the_replay_fits(
             assert page.locator("#hand-area").is_hidden()
             reader.shot("end")
             # The replay: one screen on a phone, the table named as its page names it.
-            page.locator("#result a").click()
+            page.locator("#result a.replay-link").click()
             page.wait_for_selector("#moves .move")
             page.keyboard.press("End")
             page.wait_for_selector("#result:not([hidden]) .standings-table")

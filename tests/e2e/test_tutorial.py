@@ -10,6 +10,7 @@ Screenshots go to artifacts/."""
 from __future__ import annotations
 
 import json
+import re
 import time
 import urllib.request
 from pathlib import Path
@@ -182,7 +183,12 @@ class Learner:
                 # Another legal move is explained kindly, then the lesson starts again.
                 self.move(lesson, other=True)
                 self.wait("document.querySelector('#lesson').dataset.status === 'other'")
-                assert page.locator("#lesson-text").text_content() == self.words("learn.other_move")
+                told = page.locator("#lesson-text").text_content() or ""
+                other = self.words("learn.other_move")
+                assert told.startswith(other + " "), told
+                # ... and why the lesson's own move is worth making (#27, a hint's reason)
+                assert told[len(other) + 1 :].strip(), told
+                assert "{" not in told, told
                 if self.size == "desktop":
                     self.shot(f"{index + 1:02}-{key}-other")
                 page.locator("#retry").click()
@@ -227,11 +233,29 @@ def test_the_lessons_words_are_messages() -> None:
         assert key in MESSAGES
 
 
+def _hint_patterns() -> list[str]:
+    """Every English hint sentence as a pattern: table.hint_why around each reason
+    (hint.reason.*, every plural form) with its placeholders matching any words."""
+
+    def pattern(text: str) -> str:
+        return re.sub(r"\\\{\w+\\\}", ".+", re.escape(text))
+
+    reasons = [
+        form
+        for key, message in MESSAGES.items()
+        if key.startswith("hint.reason.")
+        for form in (message.text, message.plural)
+        if form
+    ]
+    outer = MESSAGES["table.hint_why"].text
+    return [pattern(outer).replace(r"\.\ .+", r"\.\ " + pattern(reason)) for reason in reasons]
+
+
 def test_a_practice_game_offers_a_hint_that_marks_a_move(
     browser: Browser, server: ServerProcess
 ) -> None:
     """'Play now' makes a game against bots: the Hint button asks, the page tells the
-    suggested move in words and marks its button (or selects its card)."""
+    suggested move in words and why, and marks its button (or selects its card)."""
     learner = Learner(browser, server, "phone", "en")
     page = learner.page
     try:
@@ -243,6 +267,8 @@ def test_a_practice_game_offers_a_hint_that_marks_a_move(
         page.wait_for_selector("#notice:not([hidden])")
         said = page.locator("#notice").text_content() or ""
         assert said.startswith(learner.words("table.hint_says", move=""))
+        # ... and why, in one sentence (#27): "Hint: <move>. <a hint.reason.* sentence>"
+        assert any(re.fullmatch(pattern, said) for pattern in _hint_patterns()), said
         assert page.locator("button.hinted").count() == 1
         learner.fits("hint")
         learner.shot("hint")

@@ -1,8 +1,9 @@
-"""Hints in practice games (#15 item 1): a seated player of a game against bots asks, and
-that connection alone hears the heuristic bot's choice for its own view, as an action
-id; spectators, players at a table with other people, a player whose decision it is
-not and a flood are refused. The hint depends on the asker's view only (R36): moving
-cards between other hands and the draw pile, unseen by the asker, changes nothing."""
+"""Hints in practice games (#15 item 1, #27): a seated player of a game against bots
+asks, and that connection alone hears the expert bot's choice for its own view, as an
+action id, and why (a message key and its arguments); spectators, players at a table
+with other people, a player whose decision it is not and a flood are refused. The hint
+depends on the asker's view only (R36): moving cards between other hands and the draw
+pile, unseen by the asker, changes nothing."""
 
 from __future__ import annotations
 
@@ -20,8 +21,9 @@ from sequence_stacks.engine import (
     position_from_dict,
     position_to_dict,
 )
+from sequence_stacks.i18n import LANGUAGES, MESSAGES, render, set_language, words
 from sequence_stacks.server import Storage
-from sequence_stacks.server.play.hints import suggestion
+from sequence_stacks.server.play.hints import reason, suggestion
 
 from .harness import Player, connect, create_table, sit
 
@@ -44,7 +46,9 @@ def test_a_practice_player_alone_hears_a_hint_of_a_legal_move(
         before = len(storage.entries(table_id))
         mina.send({"type": "hint"})
         hint = mina.wait_for(lambda f: f["type"] == "hint")
-        assert set(hint) == {"type", "version", "action_id"}
+        assert set(hint) == {"type", "version", "action_id", "why"}
+        assert hint["why"]["key"].startswith("hint.reason.")
+        assert hint["why"]["key"] in MESSAGES
         assert hint["version"] == sync["version"]
         assert hint["action_id"] in sync["view"]["legal_action_ids"]
         # Too soon after the last one: refused. Nothing reached the spectator.
@@ -107,3 +111,22 @@ def test_the_hint_depends_on_the_asker_s_view_only(seed: int) -> None:
         assert position_to_dict(moved)["hands"] != original["hands"]
         again = space.id_of(suggestion(observe(moved, seat), seed=11), seat)
         assert again == hint
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_hint_s_reason_is_worded_in_every_language(seed: int) -> None:
+    """The reason names only what the asker sees: its message renders in the six
+    languages with the arguments the browser words (seats, a card kind, a pile)."""
+    state = new_game(Settings(player_count=2), seed)
+    seat = state.current
+    view = observe(state, seat)
+    why = reason(view, suggestion(view, seed=3))
+    assert why["key"] in MESSAGES
+    try:
+        for language in LANGUAGES:
+            set_language(language)
+            text = render(why["key"], **words(why["args"], lambda other: f"P{other}"))
+            assert text
+            assert "{" not in text
+    finally:
+        set_language("en")

@@ -27,6 +27,7 @@ from sequence_stacks.server.play.tutorial import (
     LEARNER,
     LESSONS,
     awaited_ids,
+    awaited_reason,
     lesson_state,
     try_move,
 )
@@ -149,6 +150,10 @@ def test_another_legal_move_is_not_the_awaited_one(key: str) -> None:
     tried = try_move(index, others[0])
     assert not tried.expected
     assert tried.events
+    # Why the step's own move (#27): a hint's reason for the first awaited move.
+    assert tried.why == awaited_reason(index)
+    assert tried.why["key"].startswith("hint.reason.")
+    assert tried.why["key"] in MESSAGES
 
 
 @pytest.mark.parametrize("language", list(LANGUAGES))
@@ -200,6 +205,7 @@ def test_a_move_is_applied_to_the_lesson_and_nothing_is_kept(web: TestClient) ->
     assert first.status_code == 200
     body = first.json()
     assert body["expected"] is True
+    assert body["why"] is None  # the awaited move needs no reason told
     assert "PileCompleted" in _types(body["events"])
     # Stateless: the same move again finds the lesson's position as it was.
     assert web.post(f"/api/tutorial/{index}", json={"action_id": action_id}).json() == body

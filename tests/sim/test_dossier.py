@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 from sequence_stacks.bots import IsmctsBot
-from sequence_stacks.bots.ismcts import default_iterations, default_work_limit
 from sequence_stacks.cli import main
 from sequence_stacks.engine import ActionType, Settings
 from sequence_stacks.sim import (
@@ -106,8 +105,9 @@ def test_player_specs_read_back_and_refuse_nonsense() -> None:
 def test_a_scaled_search_has_that_share_of_the_default_budget() -> None:
     bot = make_player("ismcts:x0.25", seed=1, player_count=4)
     assert isinstance(bot, IsmctsBot)
-    assert bot.iterations == round(default_iterations(4) * 0.25)
-    assert bot.work_limit == round(default_work_limit(4) * 0.25)
+    # budget_scale multiplies the default deals and work cap (tests/bots/test_expert.py)
+    assert bot.budget_scale == 0.25
+    assert (bot.iterations, bot.work_limit) == (None, None)
 
 
 def _barred_kinds(record: Any, seat: int, restriction: Restriction) -> list[str]:

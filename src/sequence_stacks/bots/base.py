@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
-from sequence_stacks.engine import Action, View, action_space
+from sequence_stacks.engine import Action, ActionType, View, action_space
 
-__all__ = ["Bot", "legal_actions_of"]
+__all__ = ["Bot", "answer_window", "legal_actions_of"]
 
 
 class Bot(Protocol):
@@ -35,3 +36,13 @@ def legal_actions_of(view: View) -> list[tuple[int, Action]]:
     settings = view.settings
     table = action_space(settings.player_count, settings.piles_per_colour).actions_of(view.seat)
     return [(action_id, table[action_id]) for action_id in view.legal_action_ids]
+
+
+def answer_window(view: View, wants_block: Callable[[View], bool]) -> Action:
+    """A Block window's answer (R29) for ``view``'s seat: Block when it holds a Block
+    and ``wants_block(view)`` (asked only then), else Pass."""
+    legal = legal_actions_of(view)
+    block = next((action for _, action in legal if action.type == ActionType.BLOCK), None)
+    if block is not None and wants_block(view):
+        return block
+    return next(action for _, action in legal if action.type == ActionType.PASS)

@@ -39,7 +39,7 @@ from sequence_stacks.engine import (
     meets_win_condition,
 )
 
-from .base import legal_actions_of
+from .base import answer_window, legal_actions_of
 from .heuristic import stacks_on
 
 __all__ = ["GreedyBot"]
@@ -340,10 +340,7 @@ class GreedyBot:
         legal = [action for _, action in legal_actions_of(view)]
         table = _read(view)
         if view.phase == Phase.BLOCK_WINDOW:
-            block = next((a for a in legal if a.type == ActionType.BLOCK), None)
-            if block is not None and _should_block(table):
-                return block
-            return next(a for a in legal if a.type == ActionType.PASS)
+            return answer_window(view, lambda _: _should_block(table))
         best: list[Action] = []
         best_score = 0.0
         for action in legal:

@@ -50,9 +50,10 @@ from sequence_stacks.engine import (
 # import is a native call: README, "The compiled engine").
 from sequence_stacks.engine.play import apply_in_place
 
-from .base import legal_actions_of
+from .base import answer_window, legal_actions_of
 
 __all__ = [
+    "CONTINUING",
     "PLAYED_CREDIT",
     "Evaluator",
     "HeuristicBot",
@@ -85,7 +86,8 @@ _BLOCK_NEED: Final = 2
 # every evaluator, cleared if it ever grows past the bound).
 _CARD_VALUES: Final[dict[tuple[int, ...], list[float]]] = {}
 _CARD_VALUES_MAX: Final = 100_000
-_CONTINUING: Final = frozenset(
+# The action types after which the turn goes on (a discard or a pass ends it, R19).
+CONTINUING: Final = frozenset(
     {
         ActionType.PLAY,
         ActionType.SKIP,
@@ -436,7 +438,7 @@ class Planner:
         best = -2 * _WIN
         for action_id in legal_action_ids(state, self.seat):
             action = self.table[action_id]
-            if action.type not in _CONTINUING and action.type != ActionType.DISCARD:
+            if action.type not in CONTINUING and action.type != ActionType.DISCARD:
                 score = self.evaluator.evaluate(state, None, played)
             elif action.type == ActionType.DISCARD:
                 score = self.evaluator.evaluate(state, int(action.kind or 0), played)
@@ -479,12 +481,9 @@ class HeuristicBot:
 
     def choose(self, view: View) -> Action:
         """Return the first action of the best-scoring plan for this turn."""
-        legal = legal_actions_of(view)
         if view.phase == Phase.BLOCK_WINDOW:
-            block = next((a for _, a in legal if a.type == ActionType.BLOCK), None)
-            if block is not None and should_block(view):
-                return block
-            return next(a for _, a in legal if a.type == ActionType.PASS)
+            return answer_window(view, should_block)
+        legal = legal_actions_of(view)
         if len(legal) == 1:
             return legal[0][1]
         assert view.seat is not None

@@ -1,48 +1,20 @@
 """The ISMCTS bot: information-set Monte Carlo search over whole-turn plans.
 
-At the first decision of a turn the bot lists the distinct ways its turn could go (a
-*plan*: the plays, in order, and the discard that ends it; searched depth first like the
-heuristic's planner, R14) and keeps the ``candidates`` best by the heuristic's score.
-Each iteration deals the cards the bot cannot see at random (a *determinization*,
-:func:`~sequence_stacks.engine.resample` of its own view) and plays every candidate out
-on that same deal (common random numbers, so two plans are compared on equal luck):
-
-- the plan's plays, then its discard; an opponent asked in a Block window answers with
-  the heuristic's rule from *its* view of the deal (R29), and if the deal makes the plan
-  go differently (a block, a draw on an empty hand, R18) the rest of the turn is
-  played by the heuristic planner;
-- every opponent's turn up to the bot's next one, each played by the heuristic planner
-  from that opponent's view of the deal (its hand, its knowledge of the unseen cards);
-- the position as the bot's next turn starts (its hand refilled, R13) is valued by the
-  leaf evaluation, a strategy the bot is given (``leaf``, a :class:`LeafValue`); the
-  default (:class:`HeuristicLeaf`) takes the best plan the heuristic planner finds for
-  that turn, turned into a win probability by a model fitted to self-play
-  (``benchmarks/fit_ismcts_value.py``): with two players a logistic regression on that
-  score, the chips each side needs and the cards in hand (:func:`leaf_features`), else
-  a logistic curve of the score; a game that ended in the playout scores 1 (won), 0
-  (lost) or a share (no winner).
-
-With two players the candidates *race* (``race``): from the eighth deal on, a candidate
-a standard error or more behind the heuristic's first plan (their paired difference) is
-dropped, so the later deals (up to 48) go to the candidates that could still be chosen.
-
-The plan the heuristic ranks first is played unless another candidate did better on the
-same deals by more than ``z`` standard errors of the paired difference: the search
-overrules the heuristic only where the evidence is clear. The rest of a chosen plan is
-then followed move by move while the view is as expected, and searched again when
-anything unexpected happens (a Block, a draw).
-
-Deals are weighted by one inference (two-player games): a player who could have
-completed a sequence pile in its turn would have (it is worth a chip). So a deal in which
-the opponent, who just ended its turn and has drawn nothing since, holds with its discard
-top the cards to complete a pile it left open (two or more cards, chips of that colour
-left) is dealt again (up to 30 times). With more players the previous mover and what it
-saw are not known from a view alone (Skips and Reverses, R24-R26), so deals stay uniform.
-
-A Block window (R29) in which the bot holds a Block is searched the same way: on each
-deal both answers are played out to the bot's next turn and valued there; the heuristic's
-rule (:func:`~sequence_stacks.bots.heuristic.should_block`) decides unless the other
-answer is better by ``z`` standard errors. A chip that would win is always blocked.
+At the first decision of a turn the bot lists the distinct ways its turn could go
+(*plans*: the plays in order and the discard that ends it, R14) and keeps the
+``candidates`` best by the heuristic's score. Each deal gives the cards it cannot see at
+random (:func:`~sequence_stacks.engine.resample` of its own view) and plays every
+candidate out on that same deal to the bot's next turn (opponents played by the
+heuristic planner from their own views of the deal, Block windows by the heuristic's
+rule, R29), where the position is valued by the ``leaf`` strategy (:class:`LeafValue`;
+by default :class:`HeuristicLeaf`). With two players the candidates race: one clearly
+behind the heuristic's first plan plays no more deals. The first plan is played unless
+another did better on the same deals by more than ``z`` standard errors of the paired
+difference; the rest of a chosen plan is followed while the view is as expected. A
+Block window in which the bot holds a Block is searched the same way (a chip that would
+win is always blocked). Two-player deals may be weighted by one inference
+(``inference``). How each part works, why, and how it was tuned: docs/bots.md,
+"``ismcts``".
 
 The RNG is injected (``seed``): the same seed and the same views give the same choices.
 ``time_budget_s`` adds an optional wall-clock limit (then choices depend on the machine).
@@ -83,8 +55,9 @@ from sequence_stacks.engine import (
 # import is a native call: README, "The compiled engine").
 from sequence_stacks.engine.play import apply_in_place
 
-from .base import legal_actions_of
+from .base import answer_window, legal_actions_of
 from .heuristic import (
+    CONTINUING,
     PLAYED_CREDIT,
     Evaluator,
     Planner,
@@ -110,31 +83,22 @@ __all__ = [
 ]
 
 # Deals per search by default: 48 / players (24 with two players without racing). A
-# playout plays one turn per opponent, so this keeps a search's cost about the same at
-# every table size (under 1 s per decision on the project's machine, docs/bots.md).
+# playout plays one turn per opponent, so a search costs about the same at every size.
 _ITERATION_WORK: Final = 48
 # A search stops dealing (after at least two deals) before its playouts would score more
-# than this many positions (Evaluator.evaluate calls, which are most of a playout's time):
-# positions where every turn has many plays (a big hand, open piles everywhere) cost
-# several times the usual per playout. Counted, not timed, so the choice stays a
-# function of the seed and the view. Per table size: a scored position costs more with
-# more players (every opponent's threat is priced): on the project's machine about 21 µs
-# on average with two players, 28 with three, 34 with four and 47 with six, and up to
-# twice that in the slowest searches, when these were set (they kept a search under
-# ~0.9 s); the Evaluator has since become 1.7 times faster (now at most ~0.5 s).
+# than this many positions (Evaluator.evaluate calls, most of a playout's time), per
+# table size. Counted, not timed, so the choice stays a function of the seed and the
+# view (how the caps were set: docs/bots.md, "Tuning history").
 _WORK_LIMIT: Final = {2: 24_000, 3: 16_000, 4: 15_000, 5: 12_000, 6: 10_000}
 # Racing (two players by default): from the _RACE_FROM-th deal on, a candidate that is
 # behind the heuristic's first plan by a standard error or more of the paired difference
 # is dropped and plays no more deals, so the deals go to the candidates still in the race.
-# The deals and the work cap of a racing search, per table size (a racing deal costs
-# less: most candidates are out after eight deals; 36,000 positions took at most 0.83 s
-# with the faster Evaluator, docs/bots.md).
+# The deals and the work cap of a racing search, per table size.
 _RACE_FROM: Final = 8
 _RACE_ITERATIONS: Final = {2: 48}
 _RACE_WORK_LIMIT: Final = {2: 36_000}
 # Candidate plans searched by default: the heuristic's eight best with two players, five
-# with more (every candidate costs a playout per deal, and a playout a turn per opponent:
-# eight at larger tables took four- and six-player searches past 1 s, docs/bots.md).
+# with more (every candidate costs a playout per deal).
 _CANDIDATES: Final = {2: 8}
 _CANDIDATES_MANY: Final = 5
 DEFAULT_Z: Final = 2.0
@@ -145,9 +109,8 @@ _PLAYOUT_CAP: Final = 400
 _SURE_WIN: Final = 500_000.0
 # Logistic value of the planner's score at the start of a turn, per player count:
 # P(win) = 1 / (1 + exp(-(score + offset) / scale)); counts without a curve use the
-# nearest one. Four players: fitted by benchmarks/fit_ismcts_value.py (400 heuristic
-# self-play games: 435, 575). Two players (only for win conditions other than the
-# default, or value="curve"): read from that script's band table of an early run.
+# nearest one (fitted by benchmarks/fit_ismcts_value.py; docs/bots.md). Two players use
+# it only for win conditions other than the default, or with HeuristicLeaf(learned=False).
 _VALUE_CURVE: Final = {2: (950.0, 300.0), 4: (435.0, 575.0)}
 # Names of the features of the learned leaf value, in the order of its weights.
 LEAF_FEATURES: Final = (
@@ -163,8 +126,7 @@ LEAF_FEATURES: Final = (
 )
 # Two players, default win condition: P(win) = 1 / (1 + exp(-w . leaf_features)), the
 # weights w fitted by `python -m benchmarks.fit_ismcts_value --players 2 --games 1000
-# --seed 11 12` (56,598 turn starts of 2,000 heuristic self-play games). The strength in
-# docs/bots.md was measured with weights differing from these by at most 0.001.
+# --seed 11 12` (docs/bots.md).
 _LEARNED_2P: Final = (
     0.493,  # bias
     0.843,  # score
@@ -175,15 +137,6 @@ _LEARNED_2P: Final = (
     0.593,  # blocks_when_close
     0.606,  # steal_chips
     0.139,  # skips
-)
-_CONTINUING: Final = frozenset(
-    {
-        ActionType.PLAY,
-        ActionType.SKIP,
-        ActionType.REVERSE,
-        ActionType.STEAL_CARD,
-        ActionType.STEAL_CHIP,
-    }
 )
 
 
@@ -312,7 +265,7 @@ def _enumerate_plans(
             if action.type == ActionType.DISCARD:
                 score = evaluator.evaluate(node, int(action.kind or 0), played)
                 plans.append(_Plan(score, step))
-            elif action.type not in _CONTINUING:
+            elif action.type not in CONTINUING:
                 plans.append(_Plan(evaluator.evaluate(node, None, played), step))
             elif nodes < _PLAN_NODES:
                 child = node.clone()
@@ -358,8 +311,7 @@ def default_iterations(player_count: int, *, race: bool = False) -> int:
 
 
 def default_race(player_count: int) -> bool:
-    """Whether the search races its candidates by default at a table of that size
-    (two players: measured there, docs/bots.md)."""
+    """Whether the search races its candidates by default at a table of that size."""
     return player_count in _RACE_ITERATIONS
 
 
@@ -402,6 +354,9 @@ class IsmctsBot:
             the heuristic's first plan, so the deals go to the rest (then the default
             deals and work cap are those of a racing search). None (the default):
             :func:`default_race` of the table's size (two players).
+        budget_scale: multiplies the default deals and work cap (those not given as
+            ``iterations`` and ``work_limit``) of every search: 2.0 searches twice as
+            long at every table size.
     """
 
     def __init__(
@@ -414,10 +369,10 @@ class IsmctsBot:
         z: float = DEFAULT_Z,
         inference: bool = False,
         work_limit: int | None = None,
-        value: str = "learned",
         leaf: LeafValue | None = None,
         block_search: bool = True,
         race: bool | None = None,
+        budget_scale: float = 1.0,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
@@ -425,6 +380,8 @@ class IsmctsBot:
             raise ValueError("candidates must be at least 1")
         if work_limit is not None and work_limit < 1:
             raise ValueError("work_limit must be at least 1")
+        if not budget_scale > 0.0:
+            raise ValueError("budget_scale must be positive")
         self.name = "ismcts"
         self.rng = random.Random(seed)
         self.iterations = iterations
@@ -435,8 +392,8 @@ class IsmctsBot:
         self.work_limit = work_limit
         self.block_search = block_search
         self.race = race
-        self.value = value
-        self.leaf: LeafValue = HeuristicLeaf(value) if leaf is None else leaf
+        self.budget_scale = budget_scale
+        self.leaf: LeafValue = HeuristicLeaf() if leaf is None else leaf
         self._pending: list[int] = []
         self._expected: list[tuple[object, ...]] = []
         self._constraint: _Constraint | None = None
@@ -447,12 +404,9 @@ class IsmctsBot:
     def choose(self, view: View) -> Action:
         """Answer a Block window by the heuristic's rule; otherwise follow the current
         plan while the view is as expected, else search for a new one."""
-        legal = legal_actions_of(view)
         if view.phase == Phase.BLOCK_WINDOW:
-            block = next((a for _, a in legal if a.type == ActionType.BLOCK), None)
-            if block is not None and self.decide_block(view).chosen_block:
-                return block
-            return next(a for _, a in legal if a.type == ActionType.PASS)
+            return answer_window(view, lambda asked: self.decide_block(asked).chosen_block)
+        legal = legal_actions_of(view)
         assert view.seat is not None
         self._note_turn_start(view)
         if len(legal) == 1:
@@ -560,6 +514,24 @@ class IsmctsBot:
         stats = [PlanStats(p.ids, p.score, v) for p, v in zip(plans, values, strict=True)]
         return Search(stats, self._pick(values), done)
 
+    def compare(self, view: View, plans: Sequence[Sequence[int]]) -> list[PlanStats]:
+        """Play the given plans (action ids from ``view``, its seat's turn) out on the
+        same deals, as :meth:`search` plays its candidates (without racing); return
+        their values in order. A plan may be one first action: the planner plays the
+        rest of the turn (how a review prices a move the bot did not choose)."""
+        assert view.seat is not None
+        seat = view.seat
+        settings = view.settings
+        actions = action_space(settings.player_count, settings.piles_per_colour).actions_of(seat)
+        evaluator = Evaluator.from_view(view)
+        options = [_Plan(0.0, tuple(ids)) for ids in plans]
+
+        def playout(deal: State, plan: _Plan) -> tuple[float, int]:
+            return self._playout(deal, seat=seat, plan=plan, actions=actions, evaluator=evaluator)
+
+        values, _ = self._sample(view, None, options, playout, race=False)
+        return [PlanStats(p.ids, p.score, v) for p, v in zip(options, values, strict=True)]
+
     def _sample(
         self,
         view: View,
@@ -580,8 +552,13 @@ class IsmctsBot:
         stop there (a prefix of the deals), and the search ends when only the first is
         left."""
         player_count = view.settings.player_count
-        iterations = self.iterations or default_iterations(player_count, race=race)
-        work_limit = self.work_limit or default_work_limit(player_count, race=race)
+        scale = self.budget_scale
+        iterations = self.iterations or max(
+            2, round(default_iterations(player_count, race=race) * scale)
+        )
+        work_limit = self.work_limit or max(
+            1, round(default_work_limit(player_count, race=race) * scale)
+        )
         deadline = None if self.time_budget_s is None else time.perf_counter() + self.time_budget_s
         values: list[list[float]] = [[] for _ in options]
         running = list(range(len(options)))
@@ -730,13 +707,9 @@ class HeuristicLeaf:
     """The default :class:`LeafValue`: the best score the heuristic planner finds for
     the turn (with the planner's credit for the cards laid in the turn before), as a
     win probability: the learned two-player model (:func:`leaf_features`) where it
-    applies and ``value`` is ``"learned"``, else a logistic curve of the score."""
+    applies and ``learned`` is true, else a logistic curve of the score."""
 
-    value: str = "learned"
-
-    def __post_init__(self) -> None:
-        if self.value not in ("learned", "curve"):
-            raise ValueError("value must be 'learned' or 'curve'")
+    learned: bool = True
 
     def __call__(self, state: State, seat: int, evaluator: Evaluator, played: int) -> float:
         planner = Planner(evaluator, seat, state.settings, node_budget=_PLANNER_NODES)
@@ -748,7 +721,7 @@ class HeuristicLeaf:
         the planner's ``score``: the learned model where one applies, else the curve."""
         settings = state.settings
         if (
-            self.value == "learned"
+            self.learned
             and settings.player_count == 2
             and settings.chips_to_win == 5
             and settings.min_each_colour == 2

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Final
 
 from .base import Bot
+from .expert import make_expert
 from .greedy import GreedyBot
 from .heuristic import HeuristicBot
 from .ismcts import IsmctsBot
@@ -31,6 +32,11 @@ _FACTORIES: Final[dict[str, tuple[Callable[..., Bot], str]]] = {
         "information-set Monte Carlo search over its best turn plans: 48/players resampled deals, "
         "each plan and the opponents' replies played out on every deal, the next turn "
         "valued as a win probability; Block answers searched the same way",
+    ),
+    "expert": (
+        make_expert,
+        "the strongest: ISMCTS whose search is tuned with the learned win-chance model "
+        "(docs/bots.md)",
     ),
 }
 

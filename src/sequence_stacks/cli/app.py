@@ -18,7 +18,9 @@ from .dossier import DOSSIER_DESCRIPTION, DOSSIER_EXAMPLES, add_dossier_parser, 
 from .games import run_selfplay, run_watch
 from .positions import run_apply, run_legal, run_new_position, run_rules
 from .replay import run_replay
+from .review import add_review_parser, run_review
 from .simulate import add_report_parser, add_simulate_parser, run_report, run_simulate
+from .train_value import add_train_value_parser, run_train_value
 
 __all__ = ["build_parser", "main"]
 
@@ -292,6 +294,32 @@ def _add_positions(commands: argparse._SubParsersAction[argparse.ArgumentParser]
     rules.add_argument("--json", action="store_true", help="print the options as JSON")
 
 
+def _add_learning(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The post-game review and the win-chance model it uses (#27)."""
+    from . import review, train_value  # noqa: PLC0415 - their texts live beside their code
+
+    add_review_parser(
+        _add(
+            commands,
+            "review",
+            run_review,
+            summary="review a finished game: win chances, turning points, mistakes",
+            description=review.DESCRIPTION,
+            examples=review.EXAMPLES,
+        )
+    )
+    add_train_value_parser(
+        _add(
+            commands,
+            "train-value",
+            run_train_value,
+            summary="make the win-chance model from self-play (resumable)",
+            description=train_value.DESCRIPTION,
+            examples=train_value.EXAMPLES,
+        )
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the parser of the whole command line."""
     parser = argparse.ArgumentParser(
@@ -316,6 +344,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_dossier(commands)
     _add_replay(commands)
     _add_positions(commands)
+    _add_learning(commands)
     return parser
 
 

@@ -21,7 +21,16 @@ from .accounts import Accounts, GameRecorder, SeatBook
 from .config import ServerSettings
 from .notify import Mailer, MailSettings, Notifier, Pusher, load_vapid, new_vapid_pem, vapid_of_pem
 from .play import Gate, OpenGate, TableNews, TableService, TableWatcher
-from .store import AccountStore, MemoryStorage, SqliteStorage, Storage
+from .review import Reviews
+from .store import (
+    AccountStore,
+    MemoryReviews,
+    MemoryStorage,
+    ReviewBook,
+    ReviewStore,
+    SqliteStorage,
+    Storage,
+)
 from .web import STATIC_DIR, Rooms, web_app
 
 __all__ = [
@@ -30,6 +39,7 @@ __all__ = [
     "create_app",
     "is_postgres_url",
     "open_account_store",
+    "open_reviews",
     "open_storage",
 ]
 
@@ -97,6 +107,17 @@ def make_gate(storage: Storage, config: ServerSettings) -> Gate:
     return OwnershipGate(ownership, config)
 
 
+def open_reviews(storage: Storage) -> ReviewBook:
+    """Where the reviews of a storage's games are kept: its own database (in memory for
+    the in-memory storage)."""
+    if isinstance(storage, SqliteStorage):
+        return ReviewStore.sqlite(storage.path)
+    url = getattr(storage, "url", None)
+    if isinstance(url, str) and is_postgres_url(url):
+        return ReviewStore.for_postgres(url)
+    return MemoryReviews()
+
+
 def create_app(
     settings: ServerSettings | None = None,
     *,
@@ -132,15 +153,20 @@ def create_app(
             pusher=pusher,
         )
         recorder = GameRecorder(account_store)
+        # Post-game reviews (#27): told of every game's end, they read the game from
+        # the table service (set below: the service is made with its watchers).
+        reviews = Reviews(open_reviews(store))
         service = TableService(
             store,
             config,
             gate=make_gate(store, config),
             clock=clock,
-            watcher=Watchers(notifier, recorder),
+            watcher=Watchers(notifier, recorder, reviews),
         )
         app.state.service = service
         app.state.rooms = Rooms(accounts, seats, notifier, recorder, mailer, pusher)
+        reviews.games = service
+        app.state.reviews = reviews
         await service.start()
         if config.freeze_heap:
             gc.collect()
@@ -151,6 +177,7 @@ def create_app(
         try:
             yield
         finally:
+            await reviews.close()
             await service.close()
             await notifier.drain()
             await recorder.drain()

@@ -22,7 +22,6 @@ from typing import Final
 
 from sequence_stacks.bots import Bot, IsmctsBot, make_bot
 from sequence_stacks.bots.heuristic import Evaluator, Planner
-from sequence_stacks.bots.ismcts import default_iterations, default_race, default_work_limit
 from sequence_stacks.engine import (
     CARD_KIND,
     Action,
@@ -131,12 +130,7 @@ def make_player(text: str, *, seed: int, player_count: int) -> Bot:
     """The player a spec names, with its own RNG seeded by ``seed``."""
     spec = PlayerSpec.parse(text)
     if spec.bot == "ismcts" and spec.scale != 1.0:
-        race = default_race(player_count)
-        return IsmctsBot(
-            seed=seed,
-            iterations=max(2, round(default_iterations(player_count, race=race) * spec.scale)),
-            work_limit=max(1, round(default_work_limit(player_count, race=race) * spec.scale)),
-        )
+        return IsmctsBot(seed=seed, budget_scale=spec.scale)
     bot = make_bot(spec.bot, seed=seed)
     if spec.barred is None:
         return bot

@@ -253,10 +253,10 @@ def chat_frame(seat: int, phrase: str) -> dict[str, Any]:
     return {"type": "chat", "seat": seat, "phrase": phrase}
 
 
-def hint_frame(version: int, action_id: int) -> dict[str, Any]:
-    """A hint (#15), for the asking connection alone: the action id the heuristic bot
-    suggests for the asker's seat at table ``version``."""
-    return {"type": "hint", "version": version, "action_id": action_id}
+def hint_frame(version: int, action_id: int, why: Mapping[str, Any]) -> dict[str, Any]:
+    """A hint (#15, #27), for the asking connection alone: the action id the hint bot
+    suggests for the asker's seat at table ``version`` and why (``{key, args}``)."""
+    return {"type": "hint", "version": version, "action_id": action_id, "why": dict(why)}
 
 
 def presence_frame(connected: Sequence[bool]) -> dict[str, Any]:

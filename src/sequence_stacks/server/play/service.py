@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
-from sequence_stacks.engine import Settings, SettingsError, action_space
+from sequence_stacks.engine import GameRecord, Settings, SettingsError, action_space, observe
 from sequence_stacks.engine.settings import OptionsConflictError
 from sequence_stacks.server.config import ServerSettings
 from sequence_stacks.server.store import ListingCursor, Storage, TableRow
@@ -29,7 +29,7 @@ from . import commands
 from .entries import SeatKind, TableStatus
 from .frames import Frames
 from .gate import Gate, OpenGate
-from .hints import hint_bot
+from .hints import hint_bot, reason
 from .hooks import NoWatcher, TableWatcher, news_of
 from .options import ANIMALS, DEFAULT_PACE, Pace, TableName, TableOptions, free_name
 from .pipeline import Pipeline
@@ -327,11 +327,12 @@ class TableService:
                     RefusalCode.BAD_REQUEST, "a hint is for your own decision", detail=detail
                 )
             _throttle(runtime.hinted, seat, self.clock(), HINT_GAP, "hint")
-            version = table.version
+            version, view = table.version, observe(state, seat)
             future = self._thinker.submit(hint_bot(version), state, seat)
         action = await asyncio.wrap_future(future)
         space = action_space(state.player_count, state.settings.piles_per_colour)
-        subscriber.send(hint_frame(version, space.id_of(action, seat)))
+        why = reason(view, action)
+        subscriber.send(hint_frame(version, space.id_of(action, seat), why))
 
     async def seat_of_token(self, table_id: str, token: str) -> int | None:
         """The seat a token holds at a table now (None: it holds none)."""
@@ -397,6 +398,44 @@ class TableService:
         total = len(record.actions)
         chosen = total if step is None else max(0, min(step, total))
         return replay_frame(record, table.settings, chosen, seat, over=over)
+
+    # --- finished games, for their reviews (#27) ------------------------------------
+
+    async def finished_game(
+        self, table_id: str, game: int
+    ) -> tuple[GameRecord, tuple[int, ...]] | None:
+        """Game ``game`` of the table and the seats people held in it (a bot standing
+        in for an away player keeps that seat a person's), if the game is over."""
+        try:
+            table = await self._table_now(table_id)
+            record, _, over = _game(table, game, None)
+        except Refusal:
+            return None
+        if not over:
+            return None
+        people = tuple(
+            index
+            for index, seat in enumerate(table.seats)
+            if seat.kind == SeatKind.HUMAN or seat.away_hash is not None
+        )
+        return record, people
+
+    async def review_viewer(self, table_id: str, game: int, token: str | None) -> int | None:
+        """The seat the token holds now at the table (None: a spectator), for game
+        ``game``'s review; refused when there is no such game or it is not over."""
+        table = await self._table_now(table_id)
+        _, seat, over = _game(table, game, token)
+        if not over:
+            raise Refusal(RefusalCode.GAME_RUNNING, "the game is not over: its review comes after")
+        return seat
+
+    async def _table_now(self, table_id: str) -> Table:
+        """The table as it is: from memory where it is loaded, else from storage."""
+        runtime = self.tables.current(table_id)
+        if runtime is None:
+            return await self.tables.read(table_id)
+        async with runtime.lock:
+            return runtime.table
 
 
 def _game(table: Table, game: int, token: str | None) -> tuple[Any, int | None, bool]:

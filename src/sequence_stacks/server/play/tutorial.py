@@ -40,6 +40,7 @@ from sequence_stacks.engine import Settings as EngineSettings
 from sequence_stacks.engine import card_text as engine_card_text
 from sequence_stacks.engine.catalog import pile_slots, seat_action_fields
 
+from .hints import reason
 from .protocol import event_dict
 
 __all__ = [
@@ -49,6 +50,7 @@ __all__ = [
     "Match",
     "Tried",
     "awaited_ids",
+    "awaited_reason",
     "lesson_state",
     "try_move",
     "tutorial_dict",
@@ -240,11 +242,13 @@ for _index in range(len(LESSONS)):  # every lesson's position is checked at impo
 @dataclasses.dataclass(frozen=True, slots=True)
 class Tried:
     """What a move did in a lesson: whether it is the awaited move, the events as the
-    learner sees them and the learner's view after it (JSON-ready)."""
+    learner sees them and the learner's view after it (JSON-ready), and after another
+    move, why the awaited move is the one to make (a hint's reason, #27: ``{key, args}``)."""
 
     expected: bool
     events: list[dict[str, Any]]
     view: dict[str, Any]
+    why: dict[str, Any] | None = None
 
 
 def try_move(index: int, action_id: int) -> Tried:
@@ -267,7 +271,16 @@ def try_move(index: int, action_id: int) -> Tried:
         seen.extend(more)
     expected = any(match.fits(action) for match in lesson.awaited)
     told = _events(seen, state.settings.piles_per_colour)
-    return Tried(expected, told, observe(state, LEARNER).to_dict())
+    why = None if expected else awaited_reason(index)
+    return Tried(expected, told, observe(state, LEARNER).to_dict(), why)
+
+
+def awaited_reason(index: int) -> dict[str, Any]:
+    """Why lesson ``index``'s (first) awaited move is worth making, from the learner's
+    view: a hint's reason (``hint.reason.*``, #27)."""
+    state = lesson_state(index)
+    space = action_space(state.player_count, state.settings.piles_per_colour)
+    return reason(observe(state, LEARNER), space.action(awaited_ids(index)[0], LEARNER))
 
 
 def _events(events: Sequence[Event], per_colour: int) -> list[dict[str, Any]]:

@@ -275,6 +275,9 @@ async function start() {
   // The table's name as its own page shows it (#24), not its id.
   $("#replay-title").textContent = t("replay.title_named", { name: tableTitle(tableId, replay.options), game });
   $("#replay-note").textContent = t(end.over ? "replay.over" : end.you === null ? "replay.running_spectator" : "replay.running_seat");
+  // A finished game has a review (#27): the win chances, the moments, the decisions.
+  $("#review-link").hidden = !end.over;
+  $("#review-link").href = `/review/${encodeURIComponent(tableId)}/${game}`;
   buildMoves();
   const asked = /^#(\d+)$/.exec(location.hash);
   await go(asked ? Number(asked[1]) : 0);

@@ -115,7 +115,7 @@ const socket = new TableSocket(tableId, {
   },
   hint(frame) {
     // A hint answers the table as it was when asked: after a move it is stale.
-    if (frame.version === socket.version) showHint(frame.action_id);
+    if (frame.version === socket.version) showHint(frame.action_id, frame.why);
   },
 });
 
@@ -210,14 +210,29 @@ function askHint() {
   if (!$("#hint").hidden) socket.send({ type: "hint" });
 }
 
-/** Show the suggested action: its card selected, its button marked, its words told. */
-function showHint(id) {
+/** Show the suggested action: its card selected, its button marked, its words and why told (#27). */
+function showHint(id, why) {
   const found = board.legalNow().find((a) => a.id === id);
   if (!found) return;
   choice.hint = id;
   choice.selection = selectionFor(found, game.view.hand) ?? choice.selection;
   render();
-  notice.show(t("table.hint_says", { move: actionWords(found, boardName, game.slots) }));
+  const move = actionWords(found, boardName, game.slots);
+  notice.show(why ? t("table.hint_why", { move, reason: line(why, boardName) }) : t("table.hint_says", { move }));
+}
+
+/**
+ * Ask for a finished game's review once, as the game ends (#27): the server starts
+ * computing it then, so it is ready (or nearly) when the player opens it. The answer
+ * itself is not needed here.
+ */
+const reviewsAsked = new Set();
+function startReview(number) {
+  if (reviewsAsked.has(number)) return;
+  reviewsAsked.add(number);
+  const token = localStorage.getItem(tokenKey);
+  const headers = token ? { "x-seat-token": token } : {};
+  fetch(`/api/tables/${encodeURIComponent(tableId)}/games/${number}/review`, { headers }).catch(() => {});
 }
 
 // --- rendering ------------------------------------------------------------------------
@@ -403,7 +418,9 @@ function renderLobby() {
   result.hidden = !(over && table.result);
   if (!result.hidden) {
     result.querySelector(".text").textContent = resultText(table.result, game.you, seatName);
-    result.querySelector("a").href = `/replay/${encodeURIComponent(tableId)}/${table.game}`;
+    result.querySelector(".replay-link").href = `/replay/${encodeURIComponent(tableId)}/${table.game}`;
+    result.querySelector(".review-link").href = `/review/${encodeURIComponent(tableId)}/${table.game}`;
+    startReview(table.game);
     result.querySelector(".standings").replaceChildren(...standingsTable(table.standings ?? [], logName));
   }
   $("#lobby-seats").replaceChildren(...table.seats.map((seat, index) => lobbySeat(seat, index, { seated, over, between })));

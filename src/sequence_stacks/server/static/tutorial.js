@@ -13,7 +13,7 @@ import { toggled } from "./moves.js";
 import { Notice } from "./notice.js";
 import { setUpPage } from "./pagewords.js";
 import { openHelp } from "./rules.js";
-import { eventLine, refusalLine } from "./words.js";
+import { eventLine, line, refusalLine } from "./words.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -25,7 +25,7 @@ const STATUS = Object.freeze({ TRY: "try", DONE: "done", OTHER: "other" });
 const course = { lessons: [], actionTable: null, slots: null, done: new Set() };
 // The lesson shown: its view (the lesson's, or the one after a move), where it is, the
 // events of the move made, the selected card; `busy` while a move is on its way.
-const lesson = { index: 0, view: null, status: STATUS.TRY, events: [], selection: null, busy: false };
+const lesson = { index: 0, view: null, status: STATUS.TRY, events: [], why: null, selection: null, busy: false };
 
 let board = null;
 const notice = new Notice($("#notice"));
@@ -76,7 +76,7 @@ async function act(id) {
       return;
     }
     if (data.expected) course.done.add(index);
-    Object.assign(lesson, { status: data.expected ? STATUS.DONE : STATUS.OTHER, view: data.view, events: data.events, selection: null });
+    Object.assign(lesson, { status: data.expected ? STATUS.DONE : STATUS.OTHER, view: data.view, events: data.events, why: data.why, selection: null });
     // What happened is open where there is room for it (a wide screen), one tap away on a phone.
     $("#happened").open = !matchMedia("(max-width: 860px)").matches;
     render();
@@ -95,7 +95,7 @@ async function act(id) {
 /** Show lesson `index` from its start. */
 function show(index) {
   lesson.index = Math.max(0, Math.min(course.lessons.length - 1, index));
-  Object.assign(lesson, { view: course.lessons[lesson.index].view, status: STATUS.TRY, events: [], selection: null });
+  Object.assign(lesson, { view: course.lessons[lesson.index].view, status: STATUS.TRY, events: [], why: null, selection: null });
   history.replaceState(null, "", `#${lesson.index + 1}`);
   render();
 }
@@ -129,7 +129,8 @@ function renderLesson() {
   const words = {
     [STATUS.TRY]: [t(`learn.${shown.key}.goal`, lessonArgs())],
     [STATUS.DONE]: [t(`learn.${shown.key}.after`, lessonArgs()), last ? t("learn.finished") : ""],
-    [STATUS.OTHER]: [t("learn.other_move")],
+    // After another move, why the step's move is worth making (#27: a hint's reason).
+    [STATUS.OTHER]: [t("learn.other_move"), lesson.why ? line(lesson.why, logName) : ""],
   }[lesson.status];
   $("#lesson-text").textContent = words.filter(Boolean).join(" ");
   $("#lesson").dataset.status = lesson.status;

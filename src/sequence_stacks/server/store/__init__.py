@@ -6,6 +6,8 @@ The room's public face: the records and the :class:`Storage` protocol
 ``postgresql://`` URL asks for it, ``store.postgres.PostgresStorage``; and the
 accounts of each (:class:`AccountStore`, one SQL implementation for both databases).
 Which one a server uses is decided at the composition root (``server/app.py``, ``open_storage``).
+The post-game reviews (#27) are kept beside the tables: :class:`ReviewStore` (SQLite and
+PostgreSQL) and :class:`MemoryReviews`, both a :class:`ReviewBook`.
 """
 
 from .accounts import (
@@ -28,6 +30,7 @@ from .records import (
     StorageVersionError,
     TableRow,
 )
+from .reviews import MemoryReviews, ReviewBook, ReviewStore
 from .sqlite import SqliteStorage
 
 __all__ = [
@@ -37,9 +40,12 @@ __all__ = [
     "GameResult",
     "ListingCursor",
     "LogEntry",
+    "MemoryReviews",
     "MemoryStorage",
     "PushSubscription",
     "Rating",
+    "ReviewBook",
+    "ReviewStore",
     "SeatLink",
     "SessionRow",
     "SqliteStorage",

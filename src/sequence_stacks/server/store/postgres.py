@@ -32,11 +32,12 @@ from .records import (
     row_of,
     row_values,
 )
+from .reviews import review_schema
 from .writer import GroupCommitted, GroupWriter, Job
 
 __all__ = ["POSTGRES_SCHEMA_VERSION", "PostgresStorage", "describe", "migrate_postgres"]
 
-POSTGRES_SCHEMA_VERSION: Final = 3
+POSTGRES_SCHEMA_VERSION: Final = 4
 CONNECT_TIMEOUT: Final = 5  # seconds to reach the server before giving up
 # Held (for its transaction) by whoever migrates, so two workers starting at once
 # never run one step twice. Any constant works; this one spells "seqstack".
@@ -77,6 +78,8 @@ _MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
     ),
     # Accounts, passkeys, sessions, seats they hold, notices, results, ratings (#26).
     (3, account_schema("DOUBLE PRECISION")),
+    # Each finished game's reviews, one per viewer (#27).
+    (4, review_schema("DOUBLE PRECISION", 'TEXT COLLATE "C"')),
 )
 _COLUMNS: Final = (
     "table_id, created_at, visibility, settings, status, summary, version, updated_at, options"

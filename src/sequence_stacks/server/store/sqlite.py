@@ -24,11 +24,12 @@ from .records import (
     row_of,
     row_values,
 )
+from .reviews import review_schema
 from .writer import GroupCommitted, GroupWriter, Job
 
 __all__ = ["SCHEMA_VERSION", "SqliteStorage", "migrate"]
 
-SCHEMA_VERSION: Final = 4
+SCHEMA_VERSION: Final = 5
 CHECKPOINT_INTERVAL: Final = 0.5  # seconds between passive WAL checkpoints
 
 
@@ -78,6 +79,8 @@ _MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
     ),
     # Accounts, passkeys, sessions, seats they hold, notices, results, ratings (#26).
     (4, account_schema("REAL")),
+    # Each finished game's reviews, one per viewer (#27).
+    (5, review_schema("REAL")),
 )
 _COLUMNS: Final = (
     "table_id, created_at, visibility, settings, status, summary, version, updated_at, options"

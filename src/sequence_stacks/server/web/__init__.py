@@ -47,6 +47,7 @@ def web_app(config: ServerSettings, lifespan: Lifespan) -> Starlette:
         Route("/", page("index.html")),
         Route("/t/{table_id}", table_page("table.html")),
         Route("/replay/{table_id}/{game:int}", table_page("replay.html")),
+        Route("/review/{table_id}/{game:int}", table_page("review.html")),
         Route("/learn", page("tutorial.html")),
         # Accounts (#26): each page's words and data come from the API.
         Route("/account", page("account.html")),

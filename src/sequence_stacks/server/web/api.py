@@ -6,6 +6,7 @@ table service, and encode; a refusal is answered with its HTTP status."""
 from __future__ import annotations
 
 import functools
+import json
 import math
 from collections.abc import Awaitable, Callable
 from typing import Any, Final, TypeVar
@@ -15,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from sequence_stacks.engine import EngineError, IllegalActionError, Settings
-from sequence_stacks.engine.catalog import catalog
+from sequence_stacks.engine.catalog import catalog, pile_slots
 from sequence_stacks.i18n import LANGUAGES, messages_json
 from sequence_stacks.i18n.rulebook import player_rules, rule_book
 from sequence_stacks.server.accounts import Channel, NoticeKind
@@ -23,6 +24,7 @@ from sequence_stacks.server.play import LISTING_PAGE, Refusal, RefusalCode, Tabl
 from sequence_stacks.server.play.commands import decode_body
 from sequence_stacks.server.play.tutorial import LESSONS, try_move, tutorial_dict
 from sequence_stacks.server.play.vocabulary import server_vocabulary
+from sequence_stacks.server.review import RETRY_AFTER, Reviews, ReviewState
 from sequence_stacks.server.store import Account, ListingCursor
 
 from .pages import VARY, reader_language
@@ -236,6 +238,28 @@ async def replay(request: Request) -> Response:
 
 
 @_answering
+async def review(request: Request) -> Response:
+    """``GET /api/tables/{id}/games/{game}/review`` (#27): the game's review for whoever
+    asks: a seat's own review to the holder of that seat's token now, the spectators'
+    to anyone else; 202 while it is computed (ask again after ``retry_after`` s)."""
+    table_id, game = request.path_params["table_id"], request.path_params["game"]
+    seat = await _service(request).review_viewer(table_id, game, request.headers.get(TOKEN_HEADER))
+    reviews: Reviews | None = getattr(request.app.state, "reviews", None)
+    if reviews is None:
+        raise Refusal(RefusalCode.NOT_FOUND, "this server makes no reviews")
+    answer = await reviews.answer(table_id, game, seat)
+    if answer.state == ReviewState.COMPUTING:
+        return json_response({"state": answer.state, "retry_after": RETRY_AFTER}, status=202)
+    if answer.review is None:
+        raise Refusal(RefusalCode.NOT_FOUND, "this game has no review")
+    data = json.loads(answer.review)
+    slots = pile_slots(int(data["piles_per_colour"]))
+    return json_response(
+        {"state": answer.state, "viewer": answer.viewer, "slots": slots, "review": data}
+    )
+
+
+@_answering
 async def health(request: Request) -> Response:
     """Whether this process takes work (a proxy's health check), and, for a worker
     on PostgreSQL, its name and how many tables it owns; 503 while starting or
@@ -259,7 +283,8 @@ async def tutorial(request: Request) -> Response:
 async def tutorial_move(request: Request) -> Response:
     """``POST /api/tutorial/{lesson} {action_id}``: the lesson's position and the move,
     applied by the engine (nothing stored): whether it was the awaited move, the events
-    and the view after it; an illegal move is refused as at a table, with its detail."""
+    and the view after it, and after another move why the awaited one (``why``,
+    ``{key, args}``, or null); an illegal move is refused as at a table, with its detail."""
     index = request.path_params["lesson"]
     body = await _body(request, TryMove)
     if not 0 <= index < len(LESSONS):
@@ -273,7 +298,9 @@ async def tutorial_move(request: Request) -> Response:
         raise Refusal(
             RefusalCode.BAD_REQUEST, "'action_id' is the id of an action of your seat"
         ) from None
-    return json_response({"expected": tried.expected, "events": tried.events, "view": tried.view})
+    return json_response(
+        {"expected": tried.expected, "events": tried.events, "view": tried.view, "why": tried.why}
+    )
 
 
 # --- documents clients cache ------------------------------------------------------------
@@ -347,6 +374,7 @@ ROUTES: Final[tuple[tuple[str, Handler, tuple[str, ...]], ...]] = (
     ("/api/tables/{table_id}", get_table, ("GET",)),
     ("/api/tables/{table_id}/seats", sit, ("POST",)),
     ("/api/tables/{table_id}/games/{game:int}", replay, ("GET",)),
+    ("/api/tables/{table_id}/games/{game:int}/review", review, ("GET",)),
     ("/api/tutorial", tutorial, ("GET",)),
     ("/api/tutorial/{lesson:int}", tutorial_move, ("POST",)),
 )

@@ -1,0 +1,176 @@
+"""Post-game reviews on the server (#27): computed in the background after every
+finished game, kept in the database, served at once when asked.
+
+:class:`Reviews` watches the tables (a ``TableWatcher``: the play room tells it of
+every table's news). When a game is over it asks the play room for the game's record
+and the seats people held (:class:`FinishedGames`), and hands the work to one worker
+process at a lower priority (:mod:`.jobs`): a review for each of those seats and one
+for spectators. The event loop only schedules and awaits; the reviews are written to
+the :class:`~sequence_stacks.server.store.reviews.ReviewBook` when done. A review asked
+for before it exists (or after a restart lost the queue) is started then, and the
+answer says it is being computed.
+
+Who sees what is the caller's business (the web room): it passes the seat the asker's
+token holds now, and :meth:`Reviews.answer` gives that seat's review when there is one,
+else the spectators' (which has no decisions: nothing of any seat's hand).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import dataclasses
+import enum
+import logging
+import multiprocessing
+import time
+from collections.abc import Callable
+from typing import Final, Protocol
+
+from sequence_stacks.engine import GameRecord
+from sequence_stacks.server.play import TableNews, TableStatus
+from sequence_stacks.server.store.reviews import ReviewBook
+
+from .jobs import SPECTATOR, lower_priority, review_game
+
+__all__ = [
+    "RETRY_AFTER",
+    "FinishedGame",
+    "FinishedGames",
+    "ReviewAnswer",
+    "ReviewState",
+    "Reviews",
+    "review_pool",
+]
+
+log = logging.getLogger(__name__)
+
+# How long a client waits before asking again while a review is computed (seconds).
+RETRY_AFTER: Final = 3
+
+
+class ReviewState(enum.StrEnum):
+    """Where a game's review is."""
+
+    READY = "ready"
+    COMPUTING = "computing"
+    UNAVAILABLE = "unavailable"  # the game is not over, or its review failed
+
+
+# A finished game as the reviews need it: its record and the seats people held.
+FinishedGame = tuple[GameRecord, tuple[int, ...]]
+
+
+class FinishedGames(Protocol):
+    """The play room's finished games (``TableService.finished_game``)."""
+
+    async def finished_game(self, table_id: str, game: int) -> FinishedGame | None:
+        """Game ``game`` of the table and the seats people held, if it is over."""
+        ...
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ReviewAnswer:
+    """What :meth:`Reviews.answer` found: the state, and when ready the viewer it is for
+    (a seat, or None for the spectators') and the review's JSON text."""
+
+    state: ReviewState
+    viewer: int | None = None
+    review: str | None = None
+
+
+def review_pool() -> concurrent.futures.Executor:
+    """One worker process below the tables' priority (spawned: no copy of the server's
+    threads and sockets)."""
+    return concurrent.futures.ProcessPoolExecutor(
+        max_workers=1,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=lower_priority,
+    )
+
+
+class Reviews:
+    """The server's post-game reviews (see the module docstring)."""
+
+    def __init__(
+        self,
+        book: ReviewBook,
+        games: FinishedGames | None = None,
+        *,
+        executor: Callable[[], concurrent.futures.Executor] = review_pool,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.book = book
+        self.games = games
+        self._make_executor = executor
+        self._executor: concurrent.futures.Executor | None = None
+        self._clock = clock
+        self._pending: dict[tuple[str, int], asyncio.Task[None]] = {}
+        self._failed: set[tuple[str, int]] = set()
+
+    # --- watching the tables ----------------------------------------------------------
+
+    def changed(self, news: TableNews) -> None:
+        """A table's news: a game that is over gets its reviews."""
+        if news.status == TableStatus.OVER:
+            self.request(news.table_id, news.game)
+
+    def request(self, table_id: str, game: int) -> None:
+        """Start computing a game's reviews unless it is under way (or failed)."""
+        key = (table_id, game)
+        if key in self._pending or key in self._failed:
+            return
+        self._pending[key] = asyncio.get_running_loop().create_task(self._review(key))
+
+    async def _review(self, key: tuple[str, int]) -> None:
+        table_id, game = key
+        try:
+            if await asyncio.to_thread(self.book.viewers, table_id, game):
+                return  # reviewed already (by this process before, or another worker)
+            assert self.games is not None, "Reviews.games is set before any game ends"
+            finished = await self.games.finished_game(table_id, game)
+            if finished is None:  # no such game, or not over: nothing to review
+                self._failed.add(key)
+                return
+            loop = asyncio.get_running_loop()
+            record, seats = finished
+            reviews = await loop.run_in_executor(self._pool(), review_game, record.to_dict(), seats)
+            await asyncio.to_thread(self.book.save, table_id, game, reviews, self._clock())
+        except Exception:
+            log.exception("the review of game %s of table %s failed", game, table_id)
+            self._failed.add(key)
+        finally:
+            del self._pending[key]
+
+    def _pool(self) -> concurrent.futures.Executor:
+        if self._executor is None:
+            self._executor = self._make_executor()
+        return self._executor
+
+    # --- answering --------------------------------------------------------------------
+
+    async def answer(self, table_id: str, game: int, seat: int | None) -> ReviewAnswer:
+        """The review ``seat``'s holder may read (the spectators' for None or a seat
+        with no review of its own); COMPUTING while it is made (started if need be)."""
+        key = (table_id, game)
+        if key in self._failed:
+            return ReviewAnswer(ReviewState.UNAVAILABLE)
+        viewers = await asyncio.to_thread(self.book.viewers, table_id, game)
+        if not viewers:
+            self.request(table_id, game)
+            return ReviewAnswer(ReviewState.COMPUTING)
+        viewer = seat if seat is not None and seat in viewers else SPECTATOR
+        text = await asyncio.to_thread(self.book.load, table_id, game, viewer)
+        if text is None:
+            return ReviewAnswer(ReviewState.UNAVAILABLE)
+        return ReviewAnswer(ReviewState.READY, None if viewer == SPECTATOR else viewer, text)
+
+    async def close(self) -> None:
+        """Stop: drop the queued work (a review under way is lost; asked for again, it
+        is started again)."""
+        for task in list(self._pending.values()):
+            task.cancel()
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+        await asyncio.to_thread(self.book.close)
