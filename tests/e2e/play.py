@@ -129,7 +129,13 @@ def answer_window(tabs: list[Tab]) -> bool | None:
     both = all(s["you"] in view["window_pending"] for s in states)
     for tab, state in zip(tabs, states, strict=True):
         if state["you"] in view["window_pending"]:
-            tab.page.wait_for_selector("#block-prompt:not([hidden])", timeout=5_000)
+            # The prompt shows, unless the window's time ran out before the page was
+            # looked at again (a fast table's window is a few seconds).
+            tab.page.wait_for_function(
+                "() => !document.querySelector('#block-prompt').hidden"
+                " || window.sequenceStacks.game.view.phase !== 'block_window'",
+                timeout=5_000,
+            )
     return both
 
 

@@ -218,7 +218,7 @@ def _turn_based_table(live: LiveServer, ann_device: Device, bob_device: Device) 
     sit at it, she starts the game; its URL."""
     page = ann_device.page
     page.goto(live.url + "/")
-    page.select_option("select[name=players]", "4")
+    page.select_option("#create select[name=players]", "4")
     page.select_option("select[name=turn_hours]", "24")
     page.click("#create button[type=submit]")
     page.wait_for_url("**/t/*")

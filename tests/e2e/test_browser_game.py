@@ -77,7 +77,7 @@ def test_two_players_and_bots_play_a_game_to_the_end_in_browsers(
     spectator = Tab(browser, "spectator", PHONE)
     ann.page.goto(server.url + "/")
     ann.shot("lobby")
-    ann.page.select_option("select[name=players]", "4")
+    ann.page.select_option("#create select[name=players]", "4")
     ann.page.click("summary")
     ann.page.fill("input[name=chips_to_win]", "3")
     ann.page.fill("input[name=min_each_colour]", "1")

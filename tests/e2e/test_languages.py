@@ -511,7 +511,9 @@ def _create_and_sit(reader: Reader) -> str:
     most a seat's panel and the hand must hold), the player seated beside a greedy bot
     (the server's default: it plays to win, so the game ends soon); the table's path."""
     page = reader.page
-    page.select_option("select[name=players]", "2")
+    page.select_option("#create select[name=players]", "2")
+    # Fast: every Block window lasts its whole time (N19), 3.6 s here, not 9.6 s.
+    page.select_option("#create select[name=pace]", "fast")
     page.click("summary")
     page.fill("input[name=chips_to_win]", "2")
     page.fill("input[name=min_each_colour]", "1")
@@ -707,9 +709,10 @@ def _block_with_a_block_in_hand(reader: Reader) -> None:
     """Python plays a three-seat table until a Block window asks a seat holding a
     Block; the page takes that seat, sees a live Block button and blocks with it."""
     options = {"player_count": 3, "hand_size": 10, "chips_to_win": 10, "min_each_colour": 2}
-    table = PythonTable(reader.server, options, ["Ann", "Bo", "Cy"], pace="relaxed")
+    table = PythonTable(reader.server, options, ["Ann", "Bo", "Cy"], pace="normal")
     try:
-        seat = table.play_until_a_block_is_held()
+        # Windows of 6 s, each lasting its whole time; the page gets one with 4 s left.
+        seat = table.play_until_a_block_is_held(time_left=4.0)
         page = reader.page
         page.evaluate(
             "([key, token]) => localStorage.setItem(key, token)",
@@ -794,7 +797,7 @@ def test_two_players_of_one_table_read_the_same_game_each_in_their_language(
     try:
         korean.goto("/")
         page = korean.page
-        page.select_option("select[name=players]", "3")
+        page.select_option("#create select[name=players]", "3")
         page.click("#create button[type=submit]")
         page.wait_for_url("**/t/*")
         table_path = page.url.removeprefix(shared_server.url).split("?")[0]

@@ -131,7 +131,7 @@ def test_every_word_on_the_pages_is_a_filled_message(
     page = player.page
     try:
         page.goto(server.url + "/")
-        page.select_option("select[name=players]", "2")
+        page.select_option("#create select[name=players]", "2")
         page.click("summary")
         page.fill("input[name=chips_to_win]", "3")
         page.fill("input[name=min_each_colour]", "1")

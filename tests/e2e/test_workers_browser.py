@@ -51,7 +51,7 @@ def _create_table_with_two_bots(ann: Tab, entry: str) -> str:
     page = ann.page
     page.goto(entry + "/")
     ann.shot("workers-lobby")
-    page.select_option("select[name=players]", "3")
+    page.select_option("#create select[name=players]", "3")
     page.click("summary")
     page.fill("input[name=chips_to_win]", "3")
     page.fill("input[name=min_each_colour]", "1")

@@ -41,7 +41,13 @@ class LivePlayer(Player):
         self.connection = connection
 
     def send(self, message: dict[str, Any]) -> None:
-        self.connection.send(json.dumps(message))
+        if self.closed is not None:
+            raise ClosedError(self.closed)
+        try:
+            self.connection.send(json.dumps(message))
+        except ConnectionClosed as closed:  # the server closed it first (e.g. 1012)
+            self.closed = closed.rcvd.code if closed.rcvd is not None else 1006
+            raise ClosedError(self.closed) from None
 
     def poll(self, timeout: float) -> Frame | None:
         if self.closed is not None:

@@ -25,7 +25,6 @@ import json
 import math
 import struct
 from collections.abc import Mapping, Sequence
-from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
@@ -486,7 +485,12 @@ class WinChanceModel:
 
 @functools.cache
 def default_model() -> WinChanceModel:
-    """The model shipped in the package (``bots/data/winchance.json``), read once."""
+    """The model shipped in the package (``bots/data/winchance.json``), read once.
+    ``importlib.resources`` is imported here, not at the module's top: the page's engine
+    (/local, Pyodide) imports the bots with a trimmed standard library and never reads
+    the model."""
+    from importlib import resources  # noqa: PLC0415
+
     text = (
         resources.files(__package__ or "sequence_stacks.bots")
         .joinpath("data/winchance.json")
