@@ -327,3 +327,33 @@ def test_the_stylesheet_names_a_font_for_every_script() -> None:
     assert "Noto Sans CJK KR" in css
     assert re.search(r":lang\(hi\)[^{]*\{[^}]*letter-spacing:\s*normal", css)
     assert re.search(r":lang\(ko\)[^{]*\{[^}]*word-break:\s*keep-all", css)
+
+
+def _unclosed_css_blocks(text: str) -> list[int]:
+    """The lines whose block is still open at the file's end or at a top-level rule
+    that should not be nested (an ``@media`` inside a rule)."""
+    depth = 0
+    problems: list[int] = []
+    for number, line in enumerate(re.sub(r"/\*.*?\*/", "", text, flags=re.S).split("\n"), 1):
+        if line.startswith("@") and depth:
+            problems.append(number)
+        depth += line.count("{") - line.count("}")
+        if depth < 0:
+            problems.append(number)
+            depth = 0
+    return [*problems, *([0] if depth else [])]
+
+
+@pytest.mark.parametrize("path", sorted(STATIC_DIR.glob("*.css")), ids=lambda p: p.name)
+def test_every_stylesheet_closes_its_blocks(path: Path) -> None:
+    """A brace lost in a merge puts every later rule inside a media query (the review's
+    chart drew black on a desktop, right on a phone): each block closes, and no
+    top-level at-rule starts inside another block."""
+    assert _unclosed_css_blocks(path.read_text(encoding="utf-8")) == [], path.name
+
+
+def test_the_stylesheet_check_finds_a_lost_brace() -> None:
+    lost = "@media (max-width: 600px) {\n  a { color: red; }\n\n.b { color: blue; }\n"
+    assert _unclosed_css_blocks(lost) == [0]
+    assert _unclosed_css_blocks(lost + "@media print {\n  a { color: red; }\n}\n") == [5, 0]
+    assert _unclosed_css_blocks(lost + "}\n") == []
