@@ -512,8 +512,6 @@ def _create_and_sit(reader: Reader) -> str:
     (the server's default: it plays to win, so the game ends soon); the table's path."""
     page = reader.page
     page.select_option("#create select[name=players]", "2")
-    # Fast: every Block window lasts its whole time (N19), 3.6 s here, not 9.6 s.
-    page.select_option("#create select[name=pace]", "fast")
     page.click("summary")
     page.fill("input[name=chips_to_win]", "2")
     page.fill("input[name=min_each_colour]", "1")
