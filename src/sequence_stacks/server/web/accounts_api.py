@@ -161,6 +161,20 @@ def _signed(data: dict[str, Any], request: Request, cookie: str, status: int = 2
 # --- signing up and in ------------------------------------------------------------------
 
 
+async def _finished(request: Request, bucket: str, finish: Any, status: int) -> Response:
+    """A passkey ceremony's answer checked by ``finish`` (sign-up, sign-in or a new
+    device): the account, signed in on this device with a fresh session cookie."""
+    _limit(request, bucket)
+    body = await _body(request, Answer)
+    done = await finish(
+        site_of(request),
+        body.credential,
+        label=device_label(request),
+        old_cookie=session_cookie(request),
+    )
+    return _signed({"account": own_account(done.account)}, request, done.cookie, status)
+
+
 @_answering
 async def sign_up_options(request: Request) -> Response:
     """The options to make a new account's passkey (the name checked first)."""
@@ -175,15 +189,7 @@ async def sign_up_options(request: Request) -> Response:
 @_answering
 async def sign_up(request: Request) -> Response:
     """The new account, signed in on this device."""
-    _limit(request, "signup")
-    body = await _body(request, Answer)
-    done = await rooms(request).accounts.finish_sign_up(
-        site_of(request),
-        body.credential,
-        label=device_label(request),
-        old_cookie=session_cookie(request),
-    )
-    return _signed({"account": own_account(done.account)}, request, done.cookie, 201)
+    return await _finished(request, "signup", rooms(request).accounts.finish_sign_up, 201)
 
 
 @_answering
@@ -197,15 +203,7 @@ async def sign_in_options(request: Request) -> Response:
 @_answering
 async def sign_in(request: Request) -> Response:
     """Signed in: a new session cookie (the old one ended)."""
-    _limit(request, "signin")
-    body = await _body(request, Answer)
-    done = await rooms(request).accounts.finish_sign_in(
-        site_of(request),
-        body.credential,
-        label=device_label(request),
-        old_cookie=session_cookie(request),
-    )
-    return _signed({"account": own_account(done.account)}, request, done.cookie)
+    return await _finished(request, "signin", rooms(request).accounts.finish_sign_in, 200)
 
 
 @_answering
@@ -220,15 +218,7 @@ async def link_options(request: Request) -> Response:
 @_answering
 async def link(request: Request) -> Response:
     """This device's passkey added; signed in."""
-    _limit(request, "signin")
-    body = await _body(request, Answer)
-    done = await rooms(request).accounts.finish_link(
-        site_of(request),
-        body.credential,
-        label=device_label(request),
-        old_cookie=session_cookie(request),
-    )
-    return _signed({"account": own_account(done.account)}, request, done.cookie, 201)
+    return await _finished(request, "signin", rooms(request).accounts.finish_link, 201)
 
 
 @_answering
