@@ -631,6 +631,14 @@ def _discard(reader: Reader) -> None:
     reader.act_and_wait(page.locator("#choices button.discard").first.click)
 
 
+# The Block prompt's seconds while it is open; "closed" once it is not.
+COUNTDOWN_SHOWN: Final = """() => {
+  const prompt = document.querySelector('#block-prompt');
+  if (prompt.hidden) return 'closed';
+  return prompt.querySelector('[data-countdown]').textContent.trim();
+}"""
+
+
 def _look_at_the_prompt(reader: Reader, state: dict[str, Any], name: str) -> None:
     """The Block prompt speaks the language: a seat holding a Block is asked, its two
     answers shown; a seat with none sees what happened and the countdown, nothing to
@@ -649,8 +657,11 @@ def _look_at_the_prompt(reader: Reader, state: dict[str, Any], name: str) -> Non
         expected = translation(reader.language).text("prompt.block_title")
         reader.check(name, title == expected, f"Block's title {title!r}, not {expected!r}")
     else:
-        seconds = page.locator("#block-prompt [data-countdown]").inner_text()
-        reader.check(name, bool(seconds.strip()), "no countdown in the prompt")
+        try:  # the seconds the prompt shows while it is open (it may close meanwhile)
+            seconds = page.wait_for_function(COUNTDOWN_SHOWN, timeout=3_000).json_value()
+        except PlaywrightTimeout:
+            seconds = ""
+        reader.check(name, bool(seconds), "no countdown in the prompt")
     reader.screen(name, "#block-prompt")
 
 

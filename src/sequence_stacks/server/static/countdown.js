@@ -29,6 +29,7 @@ export class Countdown {
     this.at = performance.now();
     const left = this.timer?.remaining_ms ?? 0;
     this.total = same ? Math.max(this.total, left) : left;
+    this.tick(); // shown at once, not at the next tick
   }
 
   /** The share of the countdown still left, 0 to 1 (1 without a countdown). */

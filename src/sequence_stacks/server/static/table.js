@@ -72,8 +72,8 @@ const socket = new TableSocket(tableId, {
     render();
     // Back at a seat a bot kept: what it did meanwhile (#24).
     if (frame.stand_in?.length) showAway(frame.stand_in);
-    if (myTurn() && !focus.myTurn) focusHand();
-    focus.myTurn = myTurn();
+    // A sync can bring your turn (a reconnect, a gap in versions): said as an update's is.
+    sayTurn();
   },
   update(frame) {
     const wasOver = game.table?.status === TABLE_STATUS.OVER;
@@ -165,13 +165,19 @@ function hear(frame) {
     else if (event.type === EVENT.GAME_ENDED && event.winner !== null && event.winner === game.you) play("win");
     if (noticed(event) && !frame.view?.result) notice.show(eventLine(event, logName), "event");
   }
+  sayTurn();
+}
+
+/** A turn that became yours: its sound, "Your turn" in the assertive live region and the
+ * focus in the hand, once; emptied when it is not yours, so the next one is said anew (#15). */
+function sayTurn() {
   const mine = myTurn();
   if (mine && !focus.myTurn) {
     play("turn");
     $("#announce").textContent = t("table.your_turn");
     focusHand();
   } else if (!mine) {
-    $("#announce").textContent = ""; // emptied, so that the next turn is announced anew (#15)
+    $("#announce").textContent = "";
   }
   focus.myTurn = mine;
 }
