@@ -429,7 +429,9 @@ def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPr
     env = {
         **FAST_BOTS,
         **NO_LIMITS,
-        "SEQUENCE_STACKS_BLOCK_TIMEOUT": "6",
+        # A window lasts its whole time, 6.4 s at the default relaxed pace: long enough to
+        # look at the prompt at both sizes on a busy machine, short enough for 6 games.
+        "SEQUENCE_STACKS_BLOCK_TIMEOUT": "4",
         "SEQUENCE_STACKS_TURN_TIMEOUT": "120",
         "SEQUENCE_STACKS_GRACE_PERIOD": "120",
     }
@@ -718,10 +720,11 @@ def _block_with_a_block_in_hand(reader: Reader) -> None:
     """Python plays a three-seat table until a Block window asks a seat holding a
     Block; the page takes that seat, sees a live Block button and blocks with it."""
     options = {"player_count": 3, "hand_size": 10, "chips_to_win": 10, "min_each_colour": 2}
-    table = PythonTable(reader.server, options, ["Ann", "Bo", "Cy"], pace="normal")
+    table = PythonTable(reader.server, options, ["Ann", "Bo", "Cy"], pace="relaxed")
     try:
-        # Windows of 6 s, each lasting its whole time; the page gets one with 4 s left.
-        seat = table.play_until_a_block_is_held(time_left=4.0)
+        # Windows of 6.4 s (relaxed), each lasting its whole time; the page gets one with
+        # 4.5 s left.
+        seat = table.play_until_a_block_is_held(time_left=4.5)
         page = reader.page
         page.evaluate(
             "([key, token]) => localStorage.setItem(key, token)",
