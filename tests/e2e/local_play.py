@@ -110,16 +110,27 @@ class LocalTab:
         self.context = browser.new_context(viewport=viewport, accept_downloads=True, **context)  # type: ignore[arg-type]
         if init_script is not None:
             self.context.add_init_script(init_script)
-        self.page: Page = self.context.new_page()
         self.errors: list[str] = []
-        self.page.on("pageerror", lambda error: self.errors.append(f"pageerror: {error}"))
-        self.page.on(
+        self.page: Page = self._new_page()
+
+    def _new_page(self) -> Page:
+        page = self.context.new_page()
+        page.on("pageerror", lambda error: self.errors.append(f"pageerror: {error}"))
+        page.on(
             "console",
             lambda message: self.errors.append(message.text) if message.type == "error" else None,
         )
+        return page
 
     def open(self, path: str = "/local") -> None:
         self.page.goto(self.url + path)
+
+    def visit_again(self, path: str = "/local") -> None:
+        """Close the page and come back in a new one (the same browser: its service
+        worker, caches and saved game), as a person does the next day."""
+        self.page.close()
+        self.page = self._new_page()
+        self.open(path)
 
     def ready(self) -> dict[str, Any]:
         """Wait for the engine's start; what it says about it."""

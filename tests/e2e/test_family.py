@@ -227,12 +227,15 @@ def _check_holder(reader: Reader) -> None:
     if page.locator("#log-toggle").is_visible():  # a phone: the log's sheet opened over it
         page.click("#log-toggle")
         wait_until(page, "() => document.querySelector('#log-box').classList.contains('open')")
-    top = page.evaluate(
-        """() => { const r = document.querySelector('#answer-block').getBoundingClientRect();
+    on_top = page.evaluate(
+        """() => { const prompt = document.querySelector('#block-prompt');
+        if (prompt.hidden || prompt.dataset.mode !== 'choose') return 'the window ended';
+        const r = document.querySelector('#answer-block').getBoundingClientRect();
         const el = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-        return !!el && !!el.closest('#block-prompt'); }"""
+        if (el && el.closest('#block-prompt')) return '';
+        return el ? `${el.tagName.toLowerCase()}#${el.id}.${el.className}` : 'nothing'; }"""
     )
-    assert top, "the Block prompt is under something"
+    assert not on_top, f"the Block prompt is under something: {on_top}"
     reader.shot("prompt-choose")
     page.click("#answer-block")
     page.wait_for_selector("#block-prompt[data-mode=answered]")

@@ -309,9 +309,7 @@ def test_a_new_release_is_picked_up_on_the_next_visit_and_keeps_the_game(
     assert new != old
     names: list[str] = []
     for _ in range(3):  # the next visit installs it; each later one runs it
-        # The visit that installs it also fetches the whole release meanwhile: on a busy
-        # machine the page's "load" can wait for that; its engine's start is what counts.
-        tab.page.reload(wait_until="domcontentloaded", timeout=90_000)
+        tab.visit_again()
         tab.ready()
         names = tab.page.evaluate(_COPIES)
         if names == [f"sequence-stacks-{new}"]:
