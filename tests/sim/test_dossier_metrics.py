@@ -159,9 +159,24 @@ def test_lead_changes_and_when_the_game_was_decided() -> None:
     assert m.decided_point(game(None)) is None
 
 
+def test_the_winner_is_certain_once_its_chance_stays_at_95_percent() -> None:
+    late = game(0, chances=SWING)  # 0.5, 0.7, 0.2, 0.6, 1.0: certain only at the end
+    early = game(0, chances=((0.5, 0.5), (0.7, 0.3), (0.96, 0.04), (0.99, 0.01), (1.0, 0.0)))
+    dipped = game(1, chances=((0.5, 0.5), (0.0, 1.0), (0.1, 0.9), (0.0, 1.0), (0.0, 1.0)))
+    assert m.certain_point(late) == 4
+    assert m.certain_point(early) == 2
+    assert m.certain_point(dipped) == 3  # 0.9 at point 2 is below 0.95
+    assert m.certain_point(game(None)) is None
+    measure = m.certain_at([late, early, dipped, game(None)])
+    assert measure.values == (1.0, 0.5, 0.75)  # 4/4, 2/4, 3/4 of the turns played
+    assert value(measure) == pytest.approx(0.75)
+    assert m.certain_point(early, certain=0.99) == 3
+
+
 THREE = (0, 1, 2, 0)
 # At point 1: seat 0 has no chance left, seats 1 and 2 contend, seat 1 slightly ahead.
-KING_POINT = ((1 / 3,) * 3, (0.02, 0.5, 0.48), (0.01, 0.3, 0.69), (0.0, 0.2, 0.8), (0.0, 0.0, 1.0))
+# From point 1 to point 2 the winner (seat 2) rises from 0.48 to 0.69: by 0.21 >= 0.05.
+KING_POINT = ((1 / 3,) * 3, (0.01, 0.5, 0.48), (0.01, 0.3, 0.69), (0.0, 0.2, 0.8), (0.0, 0.0, 1.0))
 
 
 def _king(move: Move, winner: int = 2, chances: Chances = KING_POINT) -> GameTrace:
@@ -178,7 +193,11 @@ def test_kingmaking_moves() -> None:
     assert m.kingmaking_moves(_king(block, chances=hopeful)) == []
     # hitting the underdog is no kingmaking: at point 2 seat 1 (0.3) trails seat 2 (0.69)
     assert m.kingmaking_moves(_king(Move(2, MoveKind.STEAL_CHIP, seat=0, victim=1))) == []
-    assert m.kingmaking_moves(_king(block), no_chance=0.01) == []  # 0.02 is a chance then
+    assert m.kingmaking_moves(_king(block), no_chance=0.01) == []  # 0.01 is a chance then
+    # the winner gained only 0.03 (0.48 -> 0.51) by the end of that turn: no swing
+    flat = (*KING_POINT[:2], (0.01, 0.47, 0.51), *KING_POINT[3:])
+    assert m.kingmaking_moves(_king(block, chances=flat)) == []
+    assert m.kingmaking_moves(_king(block, chances=flat), swing=0.03) == [0]
 
 
 def test_kingmade_share_of_won_games() -> None:

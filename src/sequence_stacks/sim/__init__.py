@@ -39,7 +39,7 @@ from .selfplay import (
     wilson_interval,
 )
 from .traces import GameTrace, play_trace, read_traces
-from .winchance import ChipsWinChance, WinChance
+from .winchance import ChipsWinChance, ModelWinChance, WinChance
 
 __all__ = [
     "COLUMNS",
@@ -51,6 +51,7 @@ __all__ = [
     "DossierSpec",
     "GameRow",
     "GameTrace",
+    "ModelWinChance",
     "Pace",
     "Plan",
     "PlayerSpec",

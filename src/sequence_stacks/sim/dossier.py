@@ -26,12 +26,12 @@ from pathlib import Path
 from typing import Any, Final, Protocol
 
 from .dossier_analysis import analyse_dossier
-from .dossier_plan import DossierSpec, Job, Plan, allocate, build_jobs, pilot_games
+from .dossier_plan import DossierSpec, Family, Job, Plan, allocate, build_jobs, pilot_games
 from .metrics import NO_CHANCE, Pace
 from .results import Row
 from .runner import PlayFn, RunStats, Task, tasks_of
-from .traces import GameTrace, TraceWriter, play_trace
-from .winchance import ChipsWinChance, WinChance
+from .traces import GameTrace, TraceFileError, TraceWriter, play_trace
+from .winchance import ModelWinChance, WinChance
 
 __all__ = [
     "DossierError",
@@ -53,7 +53,8 @@ _EFFICIENCY: Final = 0.9
 
 
 class DossierError(Exception):
-    """A dossier that cannot go on (a folder holding another study's plan)."""
+    """A dossier that cannot go on: a folder holding another study's plan, a damaged
+    plan or trace file, a folder that cannot be written."""
 
 
 class DossierProgress(Protocol):
@@ -89,7 +90,28 @@ def _load_plan(out: Path) -> Plan | None:
     path = out / PLAN_FILE
     if not path.exists():
         return None
-    return Plan.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    try:
+        return Plan.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+        raise DossierError(
+            f"{path} is not a dossier plan ({type(error).__name__}: {error}); use another "
+            "--out folder, or delete that one to start again"
+        ) from None
+
+
+def _open_folder(out: Path) -> TraceWriter:
+    """The folder made (if new) and its trace file opened to append; DossierError if
+    it cannot be written or holds a damaged trace file (nothing is changed then)."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        return TraceWriter(out / TRACE_FILE)
+    except TraceFileError as error:
+        raise DossierError(
+            f"{error}; use another --out folder, or delete that one to start again"
+        ) from None
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise DossierError(f"cannot write the dossier in {out}: {reason}") from None
 
 
 def _save_plan(out: Path, plan: Plan) -> None:
@@ -212,13 +234,17 @@ def run_dossier(
     SIGTERM) stops the play and keeps the finished games; the page is then not written.
     """
     start = time.monotonic()
-    out.mkdir(parents=True, exist_ok=True)
     spec = plan.spec if plan is not None else spec
+    if (out / PLAN_FILE).exists():  # a damaged or foreign plan stops before anything is written
+        _check_folder(out, spec, plan)
+    opened = _open_folder(out)
     chosen = _check_folder(out, spec, plan)
-    chance = win_chance or ChipsWinChance()
-    play: PlayFn = functools.partial(play_trace, win_chance=chance)
+    chance = win_chance or ModelWinChance()
+    # Only the table's games feed the drama figures: the others keep the cheap chips.
+    tables = frozenset(j.config.config_id for j in build_jobs(spec) if j.family == Family.TABLE)
+    play: PlayFn = functools.partial(play_trace, win_chance=chance, chances_for=tables)
     played = 0
-    with _backend_session(backend, address), TraceWriter(out / TRACE_FILE) as writer:
+    with _backend_session(backend, address), opened as writer:
         runner = _Runner(writer, play, workers, backend, address, progress or _Quiet())
         if chosen is None:
             jobs = build_jobs(spec)
@@ -256,7 +282,11 @@ def run_dossier(
             chosen = cut_to_played(chosen, traces)
             _save_plan(out, chosen)
     data = analyse_dossier(chosen, traces, pace=pace, no_chance=NO_CHANCE)
-    data["win_chance"] = {"name": chance.name, "estimate": repr(chance)}
+    data["win_chance"] = {
+        "name": chance.name,
+        "estimate": repr(chance),
+        "by_players": {str(n): chance.for_players(n).name for n in spec.players},
+    }
     data["runs"] = [
         *_previous_runs(out),
         {

@@ -234,13 +234,12 @@ def _method(data: Data) -> str:
             "per action (a card played, a discard, a Block answer); a wait is the time of "
             "the other players' turns between two of yours.",
         ),
+        ("Win chance", chance_method(chance)),
         (
-            "Win chance",
-            f"Estimated at every turn end by the {chance['name']!r} estimate "
-            f"({chance['estimate']}): chances proportional to exp(-weight x chips still "
-            "needed), the weight fitted to heuristic self-play at default rules; "
-            "from public facts only. The leader is the seat with the highest chance when "
-            "no other ties it; half-time is the end of turn turns/2.",
+            "Decisiveness",
+            "Winner certain from: the share of the game's turns played before the winner's "
+            f"chance reached {data.get('certain', 0.95):.0%} and stayed there at every later "
+            "turn end. Winner leads for good from: the same for being the leader.",
         ),
         (
             "Share of skill",
@@ -253,8 +252,10 @@ def _method(data: Data) -> str:
             "Kingmaking",
             f"A Block, Steal-a-Chip or Skip by a player whose win chance was below "
             f"{data['no_chance']:.0%} at the last turn end, against a player A, when A and the "
-            "eventual winner W held the two highest chances and A's was at least W's. It "
-            "marks games a hopeless player may have decided, not games it surely decided.",
+            "eventual winner W held the two highest chances, A's at least W's, and W's "
+            f"chance rose by at least {data.get('king_swing', 0.05) * 100:.0f} points by the "
+            "end of that turn. It marks games a hopeless player may have decided, not games "
+            "it surely decided (no game is replayed without the move).",
         ),
         (
             "Restricted play",
@@ -294,6 +295,37 @@ def _method(data: Data) -> str:
         + note_html(f"Spec: {json.dumps(spec, sort_keys=True)}")
         + "</section>"
     )
+
+
+def chance_method(chance: Data) -> str:
+    """How the win chances were estimated, in words (the model, chips, or both)."""
+    used = set(chance.get("by_players", {}).values()) or {chance["name"]}
+    words = []
+    if "model" in used:
+        words.append(
+            "Each seat's chance at every turn end is the learned win-chance model's "
+            "P(that seat wins | what that seat may see: its own hand and the table), "
+            "asked once per seat (bots/winchance.py, trained on heuristic self-play at "
+            "default rules by train-value, docs/bots.md). Seats see different hands, so "
+            "the chances of one turn end need not sum to exactly 1. Under other rules the "
+            "model reads the same features but was not trained on them: check its "
+            "calibration below."
+        )
+    if "chips" in used:
+        counts = [n for n, name in chance.get("by_players", {}).items() if name == "chips"]
+        where = f" (for {', '.join(counts)} players)" if "model" in used else ""
+        words.append(
+            f"From chips alone{where}: chances proportional to exp(-0.5 x chips still "
+            "needed), the weight fitted to heuristic self-play at default rules; public "
+            "facts only."
+        )
+    if not used & {"model", "chips"}:
+        words.append(f"By the {chance['name']!r} estimate ({chance['estimate']}).")
+    words.append(
+        "The leader is the seat with the highest chance when no other ties it; half-time "
+        "is the end of turn turns/2."
+    )
+    return " ".join(words)
 
 
 def _calibration(data: Data) -> str:

@@ -61,6 +61,7 @@ class Metric(enum.StrEnum):
     COMEBACKS = "comebacks"
     LEAD_CHANGES = "lead_changes"
     DECIDED_AT = "decided_at"
+    CERTAIN_AT = "certain_at"
     KINGMADE = "kingmade"
     STALEMATES = "stalemates"
     MAX_TURNS = "max_turns"
@@ -144,6 +145,12 @@ METRICS: Final = {
         _D,
         Unit.SHARE,
         "decided later|decided earlier|when the winner shows",
+    ),
+    Metric.CERTAIN_AT: _info(
+        "Winner certain from (chance at least 95%, share of the game)",
+        _D,
+        Unit.SHARE,
+        "decided later|decided earlier|decisiveness",
     ),
     Metric.KINGMADE: _info(
         "Possible kingmaking (share of won games)",
@@ -332,12 +339,25 @@ def _decided(e: Estimate, players: int) -> str:
     )
 
 
+def _certain(e: Estimate, players: int) -> str:
+    del players
+    late = (
+        "nobody can be sure of the winner until near the end"
+        if e.value >= 0.75
+        else "many games are settled well before the last turn"
+    )
+    return (
+        f"The winner's chance reaches 95% for good {formatted(e, Unit.SHARE)} of the way "
+        f"through the game: {late}."
+    )
+
+
 def _kingmade(e: Estimate, players: int) -> str:
     if players < 3:
         return "Kingmaking needs three players or more."
     return (
         f"In {formatted(e, Unit.RATE)} of won games a player with no chance left hit one of "
-        "the two contenders and the other one won: possible kingmaking."
+        "the two contenders, and the other one gained from it and won: possible kingmaking."
     )
 
 
@@ -370,6 +390,7 @@ _SENTENCES: Final[dict[Metric, Callable[[Estimate, int], str]]] = {
     Metric.COMEBACKS: _comebacks,
     Metric.LEAD_CHANGES: _lead_changes,
     Metric.DECIDED_AT: _decided,
+    Metric.CERTAIN_AT: _certain,
     Metric.KINGMADE: _kingmade,
     Metric.STALEMATES: _share("{} of games end in a stalemate, with no winner."),
     Metric.MAX_TURNS: _share("{} of games are stopped by the turn limit, with no winner."),

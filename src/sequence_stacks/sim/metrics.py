@@ -14,12 +14,17 @@ Definitions (the page and docs/balance.md repeat them for designers):
   at some turn end;
 - *decided at*: the share of the game's turns played before the winner became the
   leader for good (leader at every later turn end);
+- *certain at* (decisiveness): the share of the game's turns played before the winner's
+  chance reached :data:`CERTAIN` for good (at least that at every later turn end; the
+  end of the game gives the winner 1, so every won game has one);
 - *kingmaking move*: a Block, Steal-a-Chip or Skip by a seat whose win chance was below
   :data:`NO_CHANCE` at the last turn end, against a seat A, when A and the eventual
-  winner W (neither of them the mover) held the two highest chances, A's at least W's;
-  a *kingmade* game holds one. It marks games a hopeless player may have decided: it
-  counts the move that hit the favourite of two contenders when the other then won,
-  whether or not the game would have gone the other way without it.
+  winner W (neither of them the mover) held the two highest chances, A's at least W's,
+  and W's chance rose by at least :data:`KING_SWING` from that turn end to the next
+  (the one after the move); a *kingmade* game holds one. It marks games a hopeless
+  player may have decided: it counts the move that hit the favourite of two contenders
+  when the other gained from it and went on to win, whether or not the game would have
+  gone the other way without it (no counterfactual game is played).
 """
 
 from __future__ import annotations
@@ -44,6 +49,8 @@ from .intervals import (
 from .traces import GameTrace
 
 __all__ = [
+    "CERTAIN",
+    "KING_SWING",
     "NO_CHANCE",
     "Measure",
     "Pace",
@@ -53,6 +60,8 @@ __all__ = [
     "blocks",
     "calibration",
     "card_worth",
+    "certain_at",
+    "certain_point",
     "chipless_completions",
     "comebacks",
     "decided_at",
@@ -80,7 +89,9 @@ __all__ = [
     "waits",
 ]
 
-NO_CHANCE: Final = 0.05
+NO_CHANCE: Final = 0.02
+CERTAIN: Final = 0.95
+KING_SWING: Final = 0.05
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -320,7 +331,31 @@ def decided_at(traces: Sequence[GameTrace]) -> Measure:
     return _mean(shares)
 
 
-def kingmaking_moves(trace: GameTrace, no_chance: float = NO_CHANCE) -> list[int]:
+def certain_point(trace: GameTrace, certain: float = CERTAIN) -> int | None:
+    """The first turn end from which the winner's chance was at least ``certain`` at
+    every later one (None without a winner)."""
+    if trace.winner is None:
+        return None
+    point = len(trace.chances)
+    while point > 0 and trace.chances[point - 1][trace.winner] >= certain:
+        point -= 1
+    return point
+
+
+def certain_at(traces: Sequence[GameTrace], certain: float = CERTAIN) -> Measure:
+    """Of the won games, the mean share of turns played before the winner's chance
+    reached ``certain`` for good (decisiveness: late values mean the end stays open)."""
+    shares = []
+    for trace in traces:
+        point = certain_point(trace, certain)
+        if point is not None and trace.played_turns:
+            shares.append(min(point, trace.played_turns) / trace.played_turns)
+    return _mean(shares)
+
+
+def kingmaking_moves(
+    trace: GameTrace, no_chance: float = NO_CHANCE, swing: float = KING_SWING
+) -> list[int]:
     """The indexes in ``trace.moves`` of its kingmaking moves (module docstring)."""
     winner = trace.winner
     if winner is None or trace.player_count < 3:
@@ -331,18 +366,23 @@ def kingmaking_moves(trace: GameTrace, no_chance: float = NO_CHANCE) -> list[int
         if winner in (mover, victim) or mover == victim:
             continue
         chances = trace.chances[move.point]
+        after = trace.chances[min(move.point + 1, len(trace.chances) - 1)]
         others = [c for seat, c in enumerate(chances) if seat not in (victim, winner)]
         contenders = min(chances[victim], chances[winner]) >= max(others)
-        if chances[mover] < no_chance and contenders and chances[victim] >= chances[winner]:
+        favourite_hit = contenders and chances[victim] >= chances[winner]
+        gained = after[winner] - chances[winner] >= swing
+        if chances[mover] < no_chance and favourite_hit and gained:
             found.append(index)
     return found
 
 
-def kingmade(traces: Sequence[GameTrace], no_chance: float = NO_CHANCE) -> Measure:
+def kingmade(
+    traces: Sequence[GameTrace], no_chance: float = NO_CHANCE, swing: float = KING_SWING
+) -> Measure:
     """Of the won games, the share holding a kingmaking move; no figure (no values)
     with 2 players, where no third seat can decide between two others."""
     won = [t for t in traces if t.winner is not None and t.player_count >= 3]
-    return _rate([bool(kingmaking_moves(t, no_chance)) for t in won])
+    return _rate([bool(kingmaking_moves(t, no_chance, swing)) for t in won])
 
 
 _BINS: Final = (0.0, 0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 1.0)

@@ -41,6 +41,7 @@ __all__ = [
     "GameTrace",
     "Move",
     "MoveKind",
+    "TraceFileError",
     "TraceWriter",
     "Turn",
     "play_trace",
@@ -96,6 +97,7 @@ class GameTrace:
         chipless_completions: completions that found their colour's supply empty (R17).
         supply_out: whether a colour's supply ran out during the game.
         seconds: how long the game took to play (for planning only; no metric uses it).
+        estimate: the name of the win-chance estimate behind ``chances`` (:mod:`.winchance`).
     """
 
     config_id: str
@@ -115,6 +117,7 @@ class GameTrace:
     chipless_completions: int = 0
     supply_out: bool = False
     seconds: float = 0.0
+    estimate: str = "chips"
 
     @property
     def key(self) -> tuple[str, int]:
@@ -160,6 +163,7 @@ class GameTrace:
             chipless_completions=int(data["chipless_completions"]),
             supply_out=bool(data["supply_out"]),
             seconds=float(data["seconds"]),
+            estimate=str(data.get("estimate", "chips")),
         )
 
 
@@ -224,7 +228,8 @@ class _Tracer:
 
     def _snapshot(self, state: State, times: int) -> None:
         view = observe(state, None)
-        chances = tuple(round(c, _DIGITS) for c in self.win_chance(view))
+        seats = [observe(state, seat) for seat in range(len(view.chips))]
+        chances = tuple(round(c, _DIGITS) for c in self.win_chance(seats))
         chips = tuple((blue, red) for blue, red in view.chips)
         self.supply_out = self.supply_out or (view.supply is not None and 0 in view.supply)
         self.chips += [chips] * times
@@ -237,12 +242,21 @@ def play_trace(
     records_dir: str | None = None,
     *,
     win_chance: WinChance | None = None,
+    chances_for: frozenset[str] | None = None,
 ) -> Row:
     """Play game ``index`` of ``config`` (seeds: :func:`~.runner.game_setup`; players:
     :func:`~.players.make_player` specs) and return its trace as data. ``records_dir``
-    is not used (the runner passes it to every play function)."""
+    is not used (the runner passes it to every play function).
+
+    Its win chances come from ``win_chance`` (chips by default) when ``chances_for`` is
+    None or names the config, else from chips (cheap, for configs no drama figure reads).
+    """
     del records_dir
     settings = config.settings
+    wanted = chances_for is None or config.config_id in chances_for
+    estimate = (win_chance if wanted and win_chance is not None else ChipsWinChance()).for_players(
+        settings.player_count
+    )
     names, seed, bot_seeds = game_setup(config, index)
     bots = [
         make_player(name, seed=bot_seed, player_count=settings.player_count)
@@ -261,7 +275,7 @@ def play_trace(
     def on_action(state: State) -> None:
         nonlocal tracer
         if tracer is None:  # point 0: no first action can win a chip
-            tracer = _Tracer(state, win_chance or ChipsWinChance())
+            tracer = _Tracer(state, estimate)
             for event in pending:  # the deal's and the first action's
                 tracer.event(event)
         tracer.action(state)
@@ -284,25 +298,42 @@ def play_trace(
         moves=tuple(tracer.moves),
         supply_out=tracer.supply_out,
         seconds=round(time.perf_counter() - start, 4),
+        estimate=estimate.name,
         **tracer.counts,
     )
     return trace.to_dict()
 
 
+class TraceFileError(ValueError):
+    """A trace file that is not one: a line that no trace reads from."""
+
+
 def read_traces(path: Path) -> list[GameTrace]:
-    """Every trace of a trace file (empty if missing; a cut-off last line is skipped)."""
+    """Every trace of a trace file (empty if missing). A last line cut off by a stop
+    mid-write (no line end) is skipped; any other line that is not a trace raises
+    :class:`TraceFileError` naming the file and the line."""
     return list(_iter_traces(path))
 
 
 def _iter_traces(path: Path) -> Iterator[GameTrace]:
     if not path.exists():
         return
-    with path.open(encoding="utf-8") as handle:
-        for line in handle:
-            try:
-                yield GameTrace.from_dict(json.loads(line))
-            except (ValueError, KeyError, TypeError):
-                continue  # a line cut off by a stop mid-write
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise TraceFileError(f"{path} is not a trace file (not UTF-8 text)") from None
+    lines = text.split("\n")
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            yield GameTrace.from_dict(json.loads(line))
+        except (ValueError, KeyError, TypeError, IndexError) as error:
+            if number == len(lines):
+                continue  # the last line, cut off by a stop mid-write
+            raise TraceFileError(
+                f"{path}, line {number}, is not a game trace ({type(error).__name__}: {error})"
+            ) from None
 
 
 class TraceWriter:
