@@ -31,12 +31,12 @@ from sequence_stacks.sim import (
     seat_values,
     tasks_of,
 )
-from sequence_stacks.sim import metrics as m
-from sequence_stacks.sim.dossier import cut_to_played
-from sequence_stacks.sim.dossier_plan import Family, Plan, allocate, build_jobs
-from sequence_stacks.sim.dossier_words import Metric
+from sequence_stacks.sim.dossier import metrics as m
+from sequence_stacks.sim.dossier.plan import Family, Plan, allocate, build_jobs
+from sequence_stacks.sim.dossier.run import cut_to_played
+from sequence_stacks.sim.dossier.traces import GameTrace
+from sequence_stacks.sim.dossier.words import Metric
 from sequence_stacks.sim.runner import until
-from sequence_stacks.sim.traces import GameTrace
 
 from .pages import check_self_contained
 

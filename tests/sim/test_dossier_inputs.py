@@ -21,7 +21,7 @@ from sequence_stacks.sim import (
     play_trace,
     run_dossier,
 )
-from sequence_stacks.sim.traces import GameTrace, TraceFileError, read_traces
+from sequence_stacks.sim.dossier.traces import GameTrace, TraceFileError, read_traces
 
 GREEDY = ["--players", "2", "--reference", "greedy", "--ladder", "random,greedy"]
 

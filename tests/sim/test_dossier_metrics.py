@@ -6,9 +6,9 @@ import math
 import pytest
 
 from sequence_stacks.engine import EndReason
-from sequence_stacks.sim import metrics as m
-from sequence_stacks.sim.dossier_words import Metric, verdict
-from sequence_stacks.sim.intervals import (
+from sequence_stacks.sim.dossier import metrics as m
+from sequence_stacks.sim.dossier.chances import chances_from_needs
+from sequence_stacks.sim.dossier.intervals import (
     Estimate,
     Method,
     bootstrap,
@@ -16,8 +16,8 @@ from sequence_stacks.sim.intervals import (
     newcombe_difference,
     wilson,
 )
-from sequence_stacks.sim.traces import GameTrace, Move, MoveKind, Turn
-from sequence_stacks.sim.winchance import chances_from_needs
+from sequence_stacks.sim.dossier.traces import GameTrace, Move, MoveKind, Turn
+from sequence_stacks.sim.dossier.words import Metric, verdict
 
 Chances = tuple[tuple[float, ...], ...]
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .dossier_words import METRICS, Metric, Section, Unit, formatted
 from .intervals import Estimate, Method
+from .words import METRICS, Metric, Section, Unit, formatted
 
 __all__ = ["render_markdown"]
 
@@ -133,7 +133,7 @@ def _plan(data: Data) -> str:
 
 
 def render_markdown(data: Data) -> str:
-    """Every figure of :func:`~.dossier_analysis.analyse_dossier` data as Markdown."""
+    """Every figure of :func:`~.analysis.analyse_dossier` data as Markdown."""
     figures = data.get("figures", {})
     links = "".join(f"![{f['title']}]({f['file']})\n\n" for f in figures.values())
     parts = [

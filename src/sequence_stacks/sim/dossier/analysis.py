@@ -3,7 +3,7 @@ count), the seats, the skill trace, the cards' worth, and each variant against t
 baseline, as JSON-ready data with the seeds that reproduce them.
 
 A figure's games are those of its config (``config_id``; game ``i`` is dealt from seed
-``seed + i // rotation``, :func:`~.runner.game_setup`); a bootstrap interval's resamples
+``seed + i // rotation``, :func:`~..runner.game_setup`); a bootstrap interval's resamples
 come from ``random.Random(bootstrap_seed)``. So every number can be recomputed from the
 plan alone.
 """
@@ -17,8 +17,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from . import metrics as m
-from .dossier_plan import DEFAULT_VARIANT, Family, Job, Plan
-from .dossier_words import (
+from .intervals import Estimate, chi_square_uniform_p, wilson
+from .plan import DEFAULT_VARIANT, Family, Job, Plan
+from .traces import GameTrace
+from .words import (
     METRICS,
     Metric,
     card_sentence,
@@ -26,8 +28,6 @@ from .dossier_words import (
     metric_sentence,
     verdict,
 )
-from .intervals import Estimate, chi_square_uniform_p, wilson
-from .traces import GameTrace
 
 __all__ = ["GroupResult", "analyse_dossier", "typical_game"]
 

@@ -1,6 +1,6 @@
 """A design dossier: a rule variant's qualities, measured with intervals, in one run.
 
-:func:`run_dossier` plays what the spec needs (:mod:`.dossier_plan`) into
+:func:`run_dossier` plays what the spec needs (:mod:`.plan`) into
 ``traces.jsonl`` in the output folder: first a pilot (four games or one round of deals
 per config) that times each config, then the games the budget allows. The plan is saved
 as ``plan.json``, so running again with the same folder continues where it stopped;
@@ -25,13 +25,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Final, Protocol
 
-from .dossier_analysis import analyse_dossier
-from .dossier_plan import DossierSpec, Family, Job, Plan, allocate, build_jobs, pilot_games
+from sequence_stacks.sim.results import Row
+from sequence_stacks.sim.runner import PlayFn, RunStats, Task, tasks_of
+
+from .analysis import analyse_dossier
+from .chances import ModelWinChance, WinChance
 from .metrics import NO_CHANCE, Pace
-from .results import Row
-from .runner import PlayFn, RunStats, Task, tasks_of
+from .plan import DossierSpec, Family, Job, Plan, allocate, build_jobs, pilot_games
 from .traces import GameTrace, TraceFileError, TraceWriter, play_trace
-from .winchance import ModelWinChance, WinChance
 
 __all__ = [
     "DossierError",
@@ -155,7 +156,7 @@ class _Runner:
             self.progress.advance(costs[str(row["config_id"])])
 
         if self.backend == "ray":
-            from .ray_backend import run_ray  # noqa: PLC0415 (needs the ray extra)
+            from sequence_stacks.sim.ray_backend import run_ray  # noqa: PLC0415 (needs the ray extra)
 
             return run_ray(
                 tasks,
@@ -166,7 +167,7 @@ class _Runner:
                 batch_size=2,
                 deadline=deadline,
             )
-        from .runner import run_tasks  # noqa: PLC0415
+        from sequence_stacks.sim.runner import run_tasks  # noqa: PLC0415
 
         return run_tasks(
             tasks,
@@ -305,7 +306,7 @@ def _backend_session(backend: str, address: str | None) -> contextlib.AbstractCo
     """Ray, connected once for the pilot and the games; nothing for processes."""
     if backend != "ray":
         return contextlib.nullcontext()
-    from .ray_backend import ray_session  # noqa: PLC0415 (needs the ray extra)
+    from sequence_stacks.sim.ray_backend import ray_session  # noqa: PLC0415 (needs the ray extra)
 
     return ray_session(address)
 
@@ -330,10 +331,11 @@ def _load() -> list[float] | None:
 def write_dossier(data: dict[str, Any], out: Path, *, title: str) -> Path:
     """Write ``dossier.json``, the figures (PNG), ``dossier.md`` (the figures as Markdown
     tables) and ``dossier.html`` into ``out``; return the page's path."""
-    from .dossier_figures import dossier_figures  # noqa: PLC0415 (matplotlib)
-    from .dossier_markdown import render_markdown  # noqa: PLC0415
-    from .dossier_page import render_dossier  # noqa: PLC0415
-    from .report_figures import save_figures  # noqa: PLC0415
+    from sequence_stacks.sim.report_figures import save_figures  # noqa: PLC0415
+
+    from .figures import dossier_figures  # noqa: PLC0415 (matplotlib)
+    from .markdown import render_markdown  # noqa: PLC0415
+    from .page import render_dossier  # noqa: PLC0415
 
     images = save_figures(dossier_figures(data), out)
     data["figures"] = {

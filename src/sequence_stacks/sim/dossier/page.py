@@ -1,6 +1,6 @@
 """The dossier's HTML page: one self-contained file, no script, the report's style.
 
-Built like the report's page (:mod:`.report_page`, whose table, figure and page helpers
+Built like the report's page (:mod:`..report_page`, whose table, figure and page helpers
 it uses): figures embedded as ``data:`` URLs, one ``<style>`` element allowed by its hash
 in a strict Content-Security-Policy, every string from the data escaped.
 """
@@ -12,12 +12,20 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from .dossier_words import METRICS, Metric, Section, Unit, formatted
+from sequence_stacks.sim.report_page import (
+    CSS,
+    figure_html,
+    nav_html,
+    note_html,
+    page_html,
+    table_html,
+)
+
 from .intervals import Estimate, Method
-from .report_page import CSS, figure_html, nav_html, note_html, page_html, table_html
+from .words import METRICS, Metric, Section, Unit, formatted
 
 if TYPE_CHECKING:
-    from .report_figures import SavedFigure
+    from sequence_stacks.sim.report_figures import SavedFigure
 
 __all__ = ["DOSSIER_CSS", "render_dossier"]
 
@@ -367,7 +375,7 @@ def _nav(data: Data) -> str:
 
 
 def render_dossier(data: Data, images: Mapping[str, SavedFigure], *, title: str) -> str:
-    """The whole page for :func:`~.dossier_analysis.analyse_dossier` data (with its
+    """The whole page for :func:`~.analysis.analyse_dossier` data (with its
     ``runs`` and ``win_chance`` parts) and the saved figures."""
     counts = ", ".join(str(p) for p in _by_players(data))
     lead = (

@@ -467,7 +467,7 @@ def skill_share(traces: Sequence[GameTrace], player: str) -> Measure:
 
 def lone_seat(trace: GameTrace) -> int:
     """The lone player's seat in a table of one player among others: the bot list
-    names it first and rotates one seat a game (:func:`~.selfplay.seat_bots`)."""
+    names it first and rotates one seat a game (:func:`~..selfplay.seat_bots`)."""
     return (-trace.game_index) % trace.player_count
 
 

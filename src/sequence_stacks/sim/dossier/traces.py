@@ -1,6 +1,6 @@
 """Game traces: what a game looked like turn by turn, for the dossier's metrics.
 
-A results row (:mod:`.results`) says how a game ended; a :class:`GameTrace` also says
+A results row (:mod:`..results`) says how a game ended; a :class:`GameTrace` also says
 how it got there: every turn (whose, how many actions, skipped or not), every seat's
 chips and win chance at every turn end, and the moves one seat made against another
 (Blocks, Steal-a-Chips, Skips). Traces are plain data, so the dossier's metrics are pure
@@ -30,12 +30,12 @@ from sequence_stacks.engine.events import (
     TurnSkipped,
     TurnStarted,
 )
+from sequence_stacks.sim.play import play_game
+from sequence_stacks.sim.players import make_player
+from sequence_stacks.sim.results import Row
+from sequence_stacks.sim.runner import SimConfig, game_setup
 
-from .play import play_game
-from .players import make_player
-from .results import Row
-from .runner import SimConfig, game_setup
-from .winchance import ChipsWinChance, WinChance
+from .chances import ChipsWinChance, WinChance
 
 __all__ = [
     "GameTrace",
@@ -91,13 +91,13 @@ class GameTrace:
         turns: every turn in order, skipped ones included.
         chips: each seat's (blue, red) chips at each *point*: point 0 is the deal, point
             ``k`` the end of the ``k``-th turn played (the last may end mid-turn, won).
-        chances: each seat's win chance at each point (:mod:`.winchance`).
+        chances: each seat's win chance at each point (:mod:`.chances`).
         moves: the moves seats made against each other, in order.
         block_windows: completions that opened a Block window (R29).
         chipless_completions: completions that found their colour's supply empty (R17).
         supply_out: whether a colour's supply ran out during the game.
         seconds: how long the game took to play (for planning only; no metric uses it).
-        estimate: the name of the win-chance estimate behind ``chances`` (:mod:`.winchance`).
+        estimate: the name of the win-chance estimate behind ``chances`` (:mod:`.chances`).
     """
 
     config_id: str
@@ -244,8 +244,8 @@ def play_trace(
     win_chance: WinChance | None = None,
     chances_for: frozenset[str] | None = None,
 ) -> Row:
-    """Play game ``index`` of ``config`` (seeds: :func:`~.runner.game_setup`; players:
-    :func:`~.players.make_player` specs) and return its trace as data. ``records_dir``
+    """Play game ``index`` of ``config`` (seeds: :func:`~..runner.game_setup`; players:
+    :func:`~..players.make_player` specs) and return its trace as data. ``records_dir``
     is not used (the runner passes it to every play function).
 
     Its win chances come from ``win_chance`` (chips by default) when ``chances_for`` is
