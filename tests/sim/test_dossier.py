@@ -33,7 +33,7 @@ from sequence_stacks.sim import (
 )
 from sequence_stacks.sim.dossier import metrics as m
 from sequence_stacks.sim.dossier.plan import Family, Plan, allocate, build_jobs
-from sequence_stacks.sim.dossier.run import cut_to_played
+from sequence_stacks.sim.dossier.run import _top_up, cut_to_played
 from sequence_stacks.sim.dossier.traces import GameTrace
 from sequence_stacks.sim.dossier.words import Metric
 from sequence_stacks.sim.runner import until
@@ -73,6 +73,10 @@ def test_a_trace_agrees_with_the_results_row_of_the_same_game(
         assert (trace.winner if trace.winner is not None else -1) == row["winner_seat"]
         assert trace.blocks == sum(seat_values(row, "blocks"))
         assert trace.blocks == sum(1 for move in trace.moves if move.kind == "block")
+        assert trace.block_windows == sum(turn.windows for turn in trace.turns)
+        for turn in trace.turns:  # every asked opponent answers; answers are actions
+            assert turn.windows <= turn.answers <= turn.windows * (players - 1)
+            assert turn.answers <= turn.actions
         final = [blue + red for blue, red in trace.chips[-1]]
         blue, red = seat_values(row, "chips_blue"), seat_values(row, "chips_red")
         assert final == [b + r for b, r in zip(blue, red, strict=True)]
@@ -354,6 +358,25 @@ def test_a_cut_plan_names_the_games_played() -> None:
     assert cut.games[lone.config.config_id] == 6  # whole rounds of three deals
     others = [j for j in jobs if j not in (table, lone)]
     assert all(cut.games[j.config.config_id] == 4 or j.rotation == 3 for j in others)
+
+
+def test_time_left_over_plays_more_games_of_every_config() -> None:
+    plan = small_plan(games=8)
+    table = next(j for j in plan.jobs() if j.family == Family.TABLE and j.players == 2)
+    # the table's games took 0.5 s each; the other configs, unmeasured, count 0.01 s
+    played = [
+        dataclasses.replace(_trace(table.config.config_id, i), seconds=0.5)
+        for i in range(table.config.games)
+    ]
+    grown = _top_up(plan, played, RunStats(), workers=2, deadline=time.monotonic() + 100)
+    assert grown is not None
+    assert all(grown.games[cid] >= count for cid, count in plan.games.items())
+    assert sum(grown.games.values()) > sum(plan.games.values())
+    assert grown.seconds_per_game[table.config.config_id] == pytest.approx(0.5)
+    for job in grown.jobs():
+        assert job.config.games % job.rotation == 0
+    # too little time left to matter: the plan stays
+    assert _top_up(plan, played, RunStats(), workers=2, deadline=time.monotonic() + 5) is None
 
 
 def _trace(config_id: str, index: int) -> GameTrace:

@@ -1,6 +1,7 @@
 """The dossier's metrics on hand-built game traces, each against a value worked out by
 hand from the traces below (the comments show the arithmetic)."""
 
+import dataclasses
 import math
 
 import pytest
@@ -110,6 +111,24 @@ def test_turns_actions_and_minutes_count_played_turns() -> None:
     assert value(m.actions_per_game([SKIPPY])) == 15
     pace = m.Pace(turn_s=5, action_s=3)
     assert m.game_minutes(SKIPPY, pace) == pytest.approx((5 * 5 + 3 * 15) / 60)
+
+
+# SKIPPY with a Block window in seat 1's 4-action turn, answered once (by seat 0)
+WINDOWED = dataclasses.replace(
+    SKIPPY,
+    turns=(SKIPPY.turns[0], Turn(1, 4, windows=1, answers=1), *SKIPPY.turns[2:]),
+    block_windows=1,
+)
+
+
+def test_a_block_window_takes_its_whole_time_and_its_answers_none() -> None:
+    pace = m.Pace(turn_s=5, action_s=3, window_s=8)
+    # turns: 5+3*3=14, 5+3*(4-1)+8=22, 5+3*2=11, (skipped), 5+3*5=20, 5+3*1=8: 75 s
+    assert m.game_minutes(WINDOWED, pace) == pytest.approx(75 / 60)
+    assert pace.turn_seconds(WINDOWED.turns[1]) == 22
+    # seat 0 waits seat 1's windowed turn (22 s), then nothing; seat 1 waits 11 + 20 s
+    assert m.waits(WINDOWED, pace) == [22.0, 0.0, 31.0]
+    assert "8 s per Block window" in pace.describe()
 
 
 def test_waits_count_the_other_seats_played_turns() -> None:

@@ -46,7 +46,7 @@ from .intervals import (
     newcombe_difference,
     wilson,
 )
-from .traces import GameTrace
+from .traces import GameTrace, Turn
 
 __all__ = [
     "CERTAIN",
@@ -96,15 +96,31 @@ KING_SWING: Final = 0.05
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Pace:
-    """How long a family takes: seconds to start a turn (draw up, look) and per action
-    (a card played, a discard, a Block answer)."""
+    """How long a family takes: seconds to start a turn (draw up, look), per action (a
+    card played, a discard, ending the turn) and per Block window (R29).
+
+    ``turn_s`` and ``action_s`` are assumptions (no timed play of people exists yet);
+    ``window_s`` is the online table's: every answer to a Block window is held until
+    the window's whole time is up (docs/rules-notes.md N19-N21), 8 s at the relaxed
+    pace a new table gets (the server's ``block_timeout`` of 5 s times 1.6,
+    server/play/options.py). Block answers take no time of their own beyond the window.
+    """
 
     turn_s: float = 5.0
     action_s: float = 3.0
+    window_s: float = 8.0
 
     def describe(self) -> str:
         """The pace in words."""
-        return f"{self.turn_s:g} s to start a turn and {self.action_s:g} s per action"
+        return (
+            f"{self.turn_s:g} s to start a turn, {self.action_s:g} s per action and "
+            f"{self.window_s:g} s per Block window"
+        )
+
+    def turn_seconds(self, turn: Turn) -> float:
+        """How long one played turn takes at this pace, its Block windows included."""
+        moves = turn.actions - turn.answers
+        return self.turn_s + self.action_s * moves + self.window_s * turn.windows
 
 
 class Statistic(enum.StrEnum):
@@ -223,7 +239,7 @@ def actions_per_game(traces: Sequence[GameTrace]) -> Measure:
 
 def game_minutes(trace: GameTrace, pace: Pace) -> float:
     """How long the game would take a family at ``pace``, in minutes."""
-    return (pace.turn_s * trace.played_turns + pace.action_s * trace.actions) / 60
+    return sum(pace.turn_seconds(turn) for turn in trace.turns if not turn.skipped) / 60
 
 
 def minutes_per_game(traces: Sequence[GameTrace], pace: Pace) -> Measure:
@@ -242,7 +258,7 @@ def waits(trace: GameTrace, pace: Pace | None = None) -> list[float]:
         if turn.seat in since:
             gaps.append(since[turn.seat])
         since[turn.seat] = 0.0
-        cost = 1.0 if pace is None else pace.turn_s + pace.action_s * turn.actions
+        cost = 1.0 if pace is None else pace.turn_seconds(turn)
         for seat in since:
             if seat != turn.seat:
                 since[seat] += cost

@@ -238,9 +238,14 @@ def _method(data: Data) -> str:
         ),
         (
             "Pace",
-            f"Minutes assume {pace['turn_s']:g} s to start a turn and {pace['action_s']:g} s "
-            "per action (a card played, a discard, a Block answer); a wait is the time of "
-            "the other players' turns between two of yours.",
+            f"Minutes assume {pace['turn_s']:g} s to start a turn, {pace['action_s']:g} s "
+            "per action (a card played, a discard, ending the turn) and "
+            f"{pace.get('window_s', 0.0):g} s per Block window: at the online table every "
+            "answer is held until the window's whole time is up, 8 s at the relaxed pace a "
+            "new table gets (the server's 5 s Block timeout x 1.6), and answers take no "
+            "time beyond it. The seconds per turn and per action are assumptions, not timed "
+            "play; --pace changes all three. A wait is the time of the other players' turns "
+            "between two of yours.",
         ),
         ("Win chance", chance_method(chance)),
         (

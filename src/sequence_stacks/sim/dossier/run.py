@@ -51,6 +51,10 @@ _RESERVE_S: Final = 15.0
 _RESERVE_PER_GROUP_S: Final = 4.0
 _RESERVE_SHARE: Final = 0.2  # at most, for short budgets
 _EFFICIENCY: Final = 0.9
+# More games are planned when the planned ones end with this much time left (seconds,
+# and share of the budget, whichever is more).
+_TOP_UP_MIN_S: Final = 15.0
+_TOP_UP_SHARE: Final = 0.05
 
 
 class DossierError(Exception):
@@ -180,10 +184,84 @@ class _Runner:
         )
 
 
-def _pilot_costs(jobs: Sequence[Job], writer: TraceWriter, scale: float) -> dict[str, float]:
-    """Seconds per game of each config: its pilot games' own time, times ``scale``."""
+def _cost_of(plan: Plan) -> Callable[[Task], float]:
+    seconds = plan.seconds_per_game
+    return lambda task: seconds.get(task[0].config_id, 1.0)
+
+
+@dataclasses.dataclass(slots=True)
+class _Session:
+    """One run's play into the folder: the pilot and the plan, then the games."""
+
+    runner: _Runner
+    out: Path
+    workers: int
+    played: int = 0
+
+    def _run(
+        self,
+        tasks: Sequence[Task],
+        cost: Callable[[Task], float],
+        name: str,
+        deadline: float | None,
+    ) -> RunStats:
+        stats = self.runner.run(tasks, cost, name, deadline)
+        self.played += stats.played
+        return stats
+
+    def make_plan(self, spec: DossierSpec, start: float) -> tuple[Plan, float] | None:
+        """Time every config in a pilot, then share the budget: the plan (saved) and its
+        deadline; None when stopped."""
+        writer = self.runner.writer
+        jobs = build_jobs(spec)
+        pilot = [dataclasses.replace(j.config, games=pilot_games(j)) for j in jobs]
+        stats = self._run(tasks_of(pilot, writer.done_keys()), lambda _: 1.0, "pilot", None)
+        if stats.interrupted:
+            return None
+        groups = len({(job.variant, job.players) for job in jobs})
+        reserve = min(_RESERVE_S + _RESERVE_PER_GROUP_S * groups, _RESERVE_SHARE * spec.budget_s)
+        deadline = start + spec.budget_s - reserve
+        costs = _pilot_costs(jobs, writer.traces, _overhead(stats, writer.traces, self.workers))
+        left = (deadline - time.monotonic()) * self.workers * _EFFICIENCY
+        plan = allocate(spec, costs, left)
+        _save_plan(self.out, plan)
+        return plan, deadline
+
+    def play(self, plan: Plan, deadline: float | None) -> Plan | None:
+        """Play the plan's missing games; with a deadline, no game starts after it, and
+        time left over goes to more games (:func:`_top_up`). Returns the plan played
+        (saved), or None when stopped."""
+        writer, phase = self.runner.writer, "games"
+        while True:
+            configs = [job.config for job in plan.jobs()]
+            stats = self._run(
+                tasks_of(configs, writer.done_keys()), _cost_of(plan), phase, deadline
+            )
+            if stats.interrupted:
+                return None
+            if stats.cut:  # the budget ran out first: the plan is what was played
+                plan = cut_to_played(plan, writer.traces)
+                _save_plan(self.out, plan)
+                return plan
+            # Played faster than the pilot said (it ran on a busier machine, or timed
+            # too few games): the time left goes to more games of every config.
+            grown = (
+                None
+                if deadline is None
+                else _top_up(plan, writer.traces, stats, self.workers, deadline)
+            )
+            if grown is None:
+                return plan
+            plan, phase = grown, "more"
+            _save_plan(self.out, plan)
+
+
+def _pilot_costs(
+    jobs: Sequence[Job], traces: Sequence[GameTrace], scale: float
+) -> dict[str, float]:
+    """Seconds per game of each config: its games' own time so far, times ``scale``."""
     seconds: dict[str, list[float]] = {}
-    for trace in writer.traces:
+    for trace in traces:
         seconds.setdefault(trace.config_id, []).append(trace.seconds)
     return {
         job.config.config_id: scale * statistics.fmean(seconds.get(job.config.config_id, [0.01]))
@@ -198,6 +276,26 @@ def _overhead(stats: RunStats, traces: Sequence[GameTrace], workers: int) -> flo
     if played <= 0:
         return 1.0
     return min(3.0, max(1.0, stats.seconds * workers / played))
+
+
+def _top_up(
+    plan: Plan, traces: Sequence[GameTrace], stats: RunStats, workers: int, deadline: float
+) -> Plan | None:
+    """A bigger plan for the time left before ``deadline``, or None when too little is
+    left for it to matter. Every config's seconds per game are measured again from all
+    its games (times the last phase's overhead); the budget then spent plus the time
+    left is shared as at the start, and no config plays fewer games than before."""
+    left = deadline - time.monotonic()
+    if left < max(_TOP_UP_MIN_S, _TOP_UP_SHARE * plan.spec.budget_s):
+        return None
+    jobs = plan.jobs()
+    costs = _pilot_costs(jobs, traces, _overhead(stats, traces, workers))
+    spent = sum(costs[job.config.config_id] * job.config.games for job in jobs)
+    wider = allocate(plan.spec, costs, spent + left * workers * _EFFICIENCY)
+    games = {cid: max(count, wider.games[cid]) for cid, count in plan.games.items()}
+    if games == plan.games:
+        return None
+    return Plan(plan.spec, games, costs)
 
 
 def cut_to_played(plan: Plan, traces: Sequence[GameTrace]) -> Plan:
@@ -244,44 +342,22 @@ def run_dossier(
     # Only the table's games feed the drama figures: the others keep the cheap chips.
     tables = frozenset(j.config.config_id for j in build_jobs(spec) if j.family == Family.TABLE)
     play: PlayFn = functools.partial(play_trace, win_chance=chance, chances_for=tables)
-    played = 0
     with _backend_session(backend, address), opened as writer:
-        runner = _Runner(writer, play, workers, backend, address, progress or _Quiet())
-        if chosen is None:
-            jobs = build_jobs(spec)
-            pilot = [dataclasses.replace(j.config, games=pilot_games(j)) for j in jobs]
-            stats = runner.run(tasks_of(pilot, writer.done_keys()), lambda _: 1.0, "pilot")
-            played += stats.played
-            if stats.interrupted:
-                return DossierOutcome(played, True, None, time.monotonic() - start)
-            groups = len({(job.variant, job.players) for job in jobs})
-            reserve = min(
-                _RESERVE_S + _RESERVE_PER_GROUP_S * groups, _RESERVE_SHARE * spec.budget_s
-            )
-            deadline = start + spec.budget_s - reserve
-            costs = _pilot_costs(jobs, writer, _overhead(stats, writer.traces, workers))
-            left = (deadline - time.monotonic()) * workers * _EFFICIENCY
-            chosen = allocate(spec, costs, left)
-            _save_plan(out, chosen)
-        else:
-            deadline = None  # a plan already made (resumed, or replayed): play it all
-            if _load_plan(out) is None:
-                _save_plan(out, chosen)
-        seconds = chosen.seconds_per_game
-        configs = [job.config for job in chosen.jobs()]
-        stats = runner.run(
-            tasks_of(configs, writer.done_keys()),
-            lambda task: seconds.get(task[0].config_id, 1.0),
-            "games",
-            deadline,
+        session = _Session(
+            _Runner(writer, play, workers, backend, address, progress or _Quiet()), out, workers
         )
-        played += stats.played
-        if stats.interrupted:
-            return DossierOutcome(played, True, None, time.monotonic() - start)
-        traces = list(writer.traces)
-        if stats.cut:  # the budget ran out first: the plan is what was played
-            chosen = cut_to_played(chosen, traces)
+        deadline = None  # a plan already made (resumed, or replayed): play it all
+        if chosen is None:
+            made = session.make_plan(spec, start)
+            if made is None:
+                return DossierOutcome(session.played, True, None, time.monotonic() - start)
+            chosen, deadline = made
+        elif _load_plan(out) is None:
             _save_plan(out, chosen)
+        final = session.play(chosen, deadline)
+        if final is None:
+            return DossierOutcome(session.played, True, None, time.monotonic() - start)
+        chosen, traces, played = final, list(writer.traces), session.played
     data = analyse_dossier(chosen, traces, pace=pace, no_chance=NO_CHANCE)
     data["win_chance"] = {
         "name": chance.name,

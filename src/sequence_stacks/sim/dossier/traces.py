@@ -20,6 +20,7 @@ from typing import Any, Final
 
 from sequence_stacks.engine import EndReason, Event, State, observe
 from sequence_stacks.engine.events import (
+    BlockAnswered,
     BlockWindowOpened,
     ChipStolen,
     ChipTaken,
@@ -61,12 +62,15 @@ class MoveKind(enum.StrEnum):
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Turn:
-    """One turn: its seat, the actions taken in it (Block answers included), and
-    whether a Skip took it away (R23, R26)."""
+    """One turn: its seat, the actions taken in it (Block answers included), whether a
+    Skip took it away (R23, R26), the Block windows it opened (R29) and the answers
+    given in them (part of ``actions``)."""
 
     seat: int
     actions: int
     skipped: bool = False
+    windows: int = 0
+    answers: int = 0
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -133,7 +137,9 @@ class GameTrace:
         """The trace as compact JSON-ready data (:meth:`from_dict` reads it back)."""
         data = dataclasses.asdict(self)
         data["reason"] = self.reason.value
-        data["turns"] = [[t.seat, t.actions, int(t.skipped)] for t in self.turns]
+        data["turns"] = [
+            [t.seat, t.actions, int(t.skipped), t.windows, t.answers] for t in self.turns
+        ]
         data["chips"] = [[n for pair in point for n in pair] for point in self.chips]
         data["chances"] = [list(point) for point in self.chances]
         data["moves"] = [[m.point, m.kind.value, m.seat, m.victim] for m in self.moves]
@@ -151,7 +157,7 @@ class GameTrace:
             reason=EndReason(data["reason"]),
             winner=None if data["winner"] is None else int(data["winner"]),
             actions=int(data["actions"]),
-            turns=tuple(Turn(int(s), int(a), bool(k)) for s, a, k in data["turns"]),
+            turns=tuple(_turn(values) for values in data["turns"]),
             chips=tuple(
                 tuple((int(p[i]), int(p[i + 1])) for i in range(0, len(p), 2))
                 for p in data["chips"]
@@ -167,12 +173,19 @@ class GameTrace:
         )
 
 
+def _turn(values: Sequence[Any]) -> Turn:
+    """A turn from its JSON list (traces written before windows were counted have 3)."""
+    seat, actions, skipped, *rest = values
+    windows, answers = (int(rest[0]), int(rest[1])) if rest else (0, 0)
+    return Turn(int(seat), int(actions), bool(skipped), windows, answers)
+
+
 class _Tracer:
     """Follows one game through its events and the state after each action."""
 
     def __init__(self, state: State, win_chance: WinChance) -> None:
         self.win_chance = win_chance
-        self.turns: list[list[int]] = []  # seat, actions, skipped
+        self.turns: list[list[int]] = []  # seat, actions, skipped, windows, answers
         self.open: int | None = None
         self.acting = 0  # the turn open when the current action began
         self.closed = 0  # played turns that ended during the current action
@@ -191,10 +204,10 @@ class _Tracer:
     def event(self, event: Event) -> None:
         """Note one event of the game."""
         if isinstance(event, TurnStarted):
-            self.turns.append([event.seat, 0, 0])
+            self.turns.append([event.seat, 0, 0, 0, 0])
             self.open = len(self.turns) - 1
         elif isinstance(event, TurnSkipped):
-            self.turns.append([event.seat, 0, 1])
+            self.turns.append([event.seat, 0, 1, 0, 0])
             if self.skippers:
                 self._move(MoveKind.SKIP, self.skippers.pop(0), event.seat)
         elif isinstance(event, TurnEnded | GameEnded):
@@ -204,6 +217,9 @@ class _Tracer:
         elif isinstance(event, BlockWindowOpened):
             self.completer = event.completer
             self.counts["block_windows"] += 1
+            self.turns[self.acting][3] += 1
+        elif isinstance(event, BlockAnswered):
+            self.turns[self.acting][4] += 1
         elif isinstance(event, PileBlocked):
             self.counts["blocks"] += 1
             self._move(MoveKind.BLOCK, event.blocker, self.completer)
@@ -292,7 +308,10 @@ def play_trace(
         reason=state.result.reason,
         winner=state.result.winner,
         actions=len(record.actions),
-        turns=tuple(Turn(seat, actions, bool(skipped)) for seat, actions, skipped in tracer.turns),
+        turns=tuple(
+            Turn(seat, actions, bool(skipped), windows, answers)
+            for seat, actions, skipped, windows, answers in tracer.turns
+        ),
         chips=tuple(tracer.chips),
         chances=tuple(tracer.chances),
         moves=tuple(tracer.moves),
