@@ -244,6 +244,11 @@ def test_the_dossier_holds_every_metric_for_every_group(dossier: Path) -> None:
         for card in group["cards"]:
             assert card["unbarred_config_id"] != card["config_id"]
         assert group["typical_game"]["winner"] is not None
+        assert group["win_chance"] == ["model"]  # the table's drama: the learned model
+        floor = group["chance_floor"]
+        assert 0 <= floor["below_won"] <= floor["below"] <= floor["seat_turns"]
+    assert data["win_chance"]["by_players"] == {"2": "model", "3": "model"}
+    assert data["pace"] == {"turn_s": 5.0, "action_s": 3.0, "window_s": 8.0}
 
 
 def test_the_dossier_figures_are_the_metrics_of_its_traces(dossier: Path) -> None:
@@ -278,6 +283,8 @@ def test_variants_are_compared_with_a_verdict(dossier: Path) -> None:
 
 def test_the_page_is_self_contained_and_runs_no_script(dossier: Path) -> None:
     page = check_self_contained((dossier / "dossier.html").read_text(encoding="utf-8"), images=4)
+    assert "How hopeless players get" in "".join(page.text)
+    assert "P(that seat wins | what that seat may see" in "".join(page.text)
     ids = {attrs.get("id") for _, attrs in page.tags}
     assert {"glance", "fairness", "length", "skill", "drama", "cards", "variants"} <= ids
     for name in ("skill_trace", "swings", "card_worth", "length"):
@@ -290,6 +297,7 @@ def test_the_markdown_holds_the_same_figures(dossier: Path) -> None:
     assert group["metrics"]["turns"]["sentence"] in text
     assert all(f"| {card['card']} |" in text for card in group["cards"])
     assert "![Skill trace" in text
+    assert "### Win chances: how low they get, how well they predict" in text
     assert text.count("| 2 | hand_size=5 | ") >= len(Metric)
 
 

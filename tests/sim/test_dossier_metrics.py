@@ -219,6 +219,15 @@ def test_kingmaking_moves() -> None:
     assert m.kingmaking_moves(_king(block, chances=flat), swing=0.03) == [0]
 
 
+def test_how_hopeless_players_get() -> None:
+    # KING_POINT's turn ends but the last: 1/3 x3, (0.01, 0.5, 0.48), (0.01, 0.3, 0.69),
+    # (0.0, 0.2, 0.8): seat 0 is below 2% three times and lost (seat 2 won)
+    floor = m.chance_floor([_king(Move(1, MoveKind.BLOCK, seat=0, victim=1))])
+    assert floor == {"lowest": 0.0, "seat_turns": 12, "below": 3, "below_won": 0}
+    assert m.chance_floor([game(0)])["below"] == 0  # even chances: nobody hopeless
+    assert m.chance_floor([], 0.02)["seat_turns"] == 0
+
+
 def test_kingmade_share_of_won_games() -> None:
     block = Move(1, MoveKind.BLOCK, seat=0, victim=1)
     traces = [_king(block), _king(block, winner=1), game(None, players=3, seats=THREE)]

@@ -213,6 +213,7 @@ def _group(
         "win_chance": sorted({t.estimate for t in table_traces}),
         "typical_game": _swing(typical_game(table_traces)),
         "calibration": m.calibration(table_traces),
+        "chance_floor": m.chance_floor(table_traces, no_chance),
         "turns": [t.played_turns for t in table_traces],
     }
     return GroupResult(variant, players, measures, data)

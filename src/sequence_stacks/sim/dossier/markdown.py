@@ -127,6 +127,49 @@ def _comparisons(data: Data) -> str:
     return "### Variants\n\n" + _table(["players", "variant", "against", "verdict"], rows)
 
 
+def _chances(data: Data) -> str:
+    """The win chance behind the drama figures: how low it gets, how well it predicts."""
+    floor_rows = []
+    calibration_rows = []
+    for players, groups in _by_players(data).items():
+        for group in groups:
+            floor = group.get("chance_floor")
+            if floor is not None:
+                floor_rows.append(
+                    [
+                        str(players),
+                        group["variant"],
+                        f"{floor['lowest']:.1%}",
+                        f"{floor['below']} of {floor['seat_turns']}",
+                        str(floor["below_won"]),
+                    ]
+                )
+            calibration_rows += [
+                [
+                    str(players),
+                    group["variant"],
+                    f"{b['low']:.0%}-{b['high']:.0%}",
+                    str(b["points"]),
+                    f"{b['chance']:.1%}",
+                    f"{b['won']:.1%}",
+                ]
+                for b in group["calibration"]
+            ]
+    below = f"below {data['no_chance']:.0%}"
+    return (
+        "### Win chances: how low they get, how well they predict\n\n"
+        + _table(
+            ["players", "variant", "lowest chance", f"seat-turns {below}", "of those, won"],
+            floor_rows,
+        )
+        + "\n"
+        + _table(
+            ["players", "variant", "chance", "seat-turns", "mean chance", "went on to win"],
+            calibration_rows,
+        )
+    )
+
+
 def _plan(data: Data) -> str:
     rows = [[config_id, str(games)] for config_id, games in data["plan"]["games"].items()]
     return "### Games per configuration\n\n" + _table(["configuration", "games"], rows)
@@ -145,6 +188,7 @@ def render_markdown(data: Data) -> str:
         _duels(data),
         _cards(data),
         _comparisons(data),
+        _chances(data),
         _plan(data),
     ]
     return "\n".join(part for part in parts if part)

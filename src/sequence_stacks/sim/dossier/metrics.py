@@ -62,6 +62,7 @@ __all__ = [
     "card_worth",
     "certain_at",
     "certain_point",
+    "chance_floor",
     "chipless_completions",
     "comebacks",
     "decided_at",
@@ -399,6 +400,27 @@ def kingmade(
     with 2 players, where no third seat can decide between two others."""
     won = [t for t in traces if t.winner is not None and t.player_count >= 3]
     return _rate([bool(kingmaking_moves(t, no_chance, swing)) for t in won])
+
+
+def chance_floor(traces: Sequence[GameTrace], no_chance: float = NO_CHANCE) -> dict[str, float]:
+    """How hopeless players ever get: over every seat's chance at every turn end but the
+    last (the result), the lowest, and how many of those seat-turns were below
+    ``no_chance`` (the kingmaking threshold) and went on to win."""
+    lowest, seat_turns, below, below_won = 1.0, 0, 0, 0
+    for trace in traces:
+        for point in trace.chances[:-1]:
+            for seat, chance in enumerate(point):
+                seat_turns += 1
+                lowest = min(lowest, chance)
+                if chance < no_chance:
+                    below += 1
+                    below_won += seat == trace.winner
+    return {
+        "lowest": lowest if seat_turns else 0.0,
+        "seat_turns": seat_turns,
+        "below": below,
+        "below_won": below_won,
+    }
 
 
 _BINS: Final = (0.0, 0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 1.0)

@@ -281,6 +281,7 @@ def _method(data: Data) -> str:
         ),
     ]
     items = "".join(f"<dt>{_e(term)}</dt><dd>{_e(text)}</dd>" for term, text in definitions)
+    items += _floor(data)
     items += _calibration(data)
     plan = data["plan"]
     rows = [
@@ -339,6 +340,28 @@ def chance_method(chance: Data) -> str:
         "is the end of turn turns/2."
     )
     return " ".join(words)
+
+
+def _floor(data: Data) -> str:
+    """How hopeless players ever get, per group: the kingmaking figure's background."""
+    rows = [
+        [
+            f"{group['players']} players, {group['variant']}",
+            f"{group['chance_floor']['lowest']:.1%}",
+            f"{group['chance_floor']['below']} of {group['chance_floor']['seat_turns']}",
+            str(group["chance_floor"]["below_won"]),
+        ]
+        for group in data["groups"]
+        if "chance_floor" in group
+    ]
+    below = f"below {data['no_chance']:.0%}"
+    return (
+        "<dt>How hopeless players get</dt><dd>Kingmaking needs a player with no chance "
+        "left. Over every seat's chance at every turn end of the table's games (the last "
+        "one, the result, left out): the lowest, and the seat-turns "
+        f"{below} (and how many of those seats won).</dd>"
+        + table_html(["group", "lowest chance", f"seat-turns {below}", "of those, won"], rows)
+    )
 
 
 def _calibration(data: Data) -> str:
