@@ -302,7 +302,7 @@ def _method(data: Data) -> str:
         "<code>sequence-stacks dossier --plan plan.json --out NEW</code> replays the "
         "same games and figures.</p>"
         + table_html(
-            ["configuration", "games", "pilot s/game"],
+            ["configuration", "games", "s/game (planning)"],
             rows,
             caption="Every configuration and the games each figure rests on",
         )
