@@ -7,7 +7,8 @@ figures, sentences and one self-contained page. The modules, in the order data f
 - :mod:`.traces`: one game turn by turn (chips, win chances, moves, Block windows),
   played by the simulator's runner (:mod:`..runner`) into a resumable file;
 - :mod:`.chances`: the win-chance estimates the drama figures follow;
-- :mod:`.metrics` and :mod:`.intervals`: pure functions of traces, with 95% intervals;
+- :mod:`.metrics`, :mod:`.measure` and :mod:`.intervals`: pure functions of traces, with
+  95% intervals;
 - :mod:`.analysis`: every figure of every group, and variants against the baseline;
 - :mod:`.words`: titles, units and the sentence each figure says to a family;
 - :mod:`.figures`, :mod:`.page`, :mod:`.markdown`: the plots, the HTML page, the tables;

@@ -8,7 +8,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .intervals import Estimate, Method
-from .words import METRICS, Metric, Section, Unit, formatted
+from .words import (
+    CALIBRATION_HEADERS,
+    METRICS,
+    Metric,
+    Section,
+    Unit,
+    calibration_cells,
+    floor_cells,
+    floor_headers,
+    formatted,
+)
 
 __all__ = ["render_markdown"]
 
@@ -129,44 +139,18 @@ def _comparisons(data: Data) -> str:
 
 def _chances(data: Data) -> str:
     """The win chance behind the drama figures: how low it gets, how well it predicts."""
-    floor_rows = []
-    calibration_rows = []
+    floors, bins = [], []
     for players, groups in _by_players(data).items():
         for group in groups:
-            floor = group.get("chance_floor")
-            if floor is not None:
-                floor_rows.append(
-                    [
-                        str(players),
-                        group["variant"],
-                        f"{floor['lowest']:.1%}",
-                        f"{floor['below']} of {floor['seat_turns']}",
-                        str(floor["below_won"]),
-                    ]
-                )
-            calibration_rows += [
-                [
-                    str(players),
-                    group["variant"],
-                    f"{b['low']:.0%}-{b['high']:.0%}",
-                    str(b["points"]),
-                    f"{b['chance']:.1%}",
-                    f"{b['won']:.1%}",
-                ]
-                for b in group["calibration"]
-            ]
-    below = f"below {data['no_chance']:.0%}"
+            where = [str(players), group["variant"]]
+            if "chance_floor" in group:
+                floors.append([*where, *floor_cells(group["chance_floor"])])
+            bins += [[*where, *calibration_cells(b)] for b in group["calibration"]]
     return (
         "### Win chances: how low they get, how well they predict\n\n"
-        + _table(
-            ["players", "variant", "lowest chance", f"seat-turns {below}", "of those, won"],
-            floor_rows,
-        )
+        + _table(["players", "variant", *floor_headers(data["no_chance"])], floors)
         + "\n"
-        + _table(
-            ["players", "variant", "chance", "seat-turns", "mean chance", "went on to win"],
-            calibration_rows,
-        )
+        + _table(["players", "variant", *CALIBRATION_HEADERS], bins)
     )
 
 

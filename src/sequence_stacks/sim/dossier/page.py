@@ -22,7 +22,17 @@ from sequence_stacks.sim.report_page import (
 )
 
 from .intervals import Estimate, Method
-from .words import METRICS, Metric, Section, Unit, formatted
+from .words import (
+    CALIBRATION_HEADERS,
+    METRICS,
+    Metric,
+    Section,
+    Unit,
+    calibration_cells,
+    floor_cells,
+    floor_headers,
+    formatted,
+)
 
 if TYPE_CHECKING:
     from sequence_stacks.sim.report_figures import SavedFigure
@@ -345,22 +355,16 @@ def chance_method(chance: Data) -> str:
 def _floor(data: Data) -> str:
     """How hopeless players ever get, per group: the kingmaking figure's background."""
     rows = [
-        [
-            f"{group['players']} players, {group['variant']}",
-            f"{group['chance_floor']['lowest']:.1%}",
-            f"{group['chance_floor']['below']} of {group['chance_floor']['seat_turns']}",
-            str(group["chance_floor"]["below_won"]),
-        ]
+        [f"{group['players']} players, {group['variant']}", *floor_cells(group["chance_floor"])]
         for group in data["groups"]
         if "chance_floor" in group
     ]
-    below = f"below {data['no_chance']:.0%}"
     return (
         "<dt>How hopeless players get</dt><dd>Kingmaking needs a player with no chance "
         "left. Over every seat's chance at every turn end of the table's games (the last "
         "one, the result, left out): the lowest, and the seat-turns "
-        f"{below} (and how many of those seats won).</dd>"
-        + table_html(["group", "lowest chance", f"seat-turns {below}", "of those, won"], rows)
+        f"below {data['no_chance']:.0%} (and how many of those seats won).</dd>"
+        + table_html(["group", *floor_headers(data["no_chance"])], rows)
     )
 
 
@@ -368,21 +372,9 @@ def _calibration(data: Data) -> str:
     """The win chance's calibration table per group, as a definition list entry."""
     parts = []
     for group in data["groups"]:
-        rows = [
-            [
-                f"{b['low']:.0%}-{b['high']:.0%}",
-                str(b["points"]),
-                f"{b['chance']:.1%}",
-                f"{b['won']:.1%}",
-            ]
-            for b in group["calibration"]
-        ]
+        rows = [calibration_cells(b) for b in group["calibration"]]
         caption = f"{group['players']} players, {group['variant']}"
-        parts.append(
-            table_html(
-                ["chance", "seat-turns", "mean chance", "went on to win"], rows, caption=caption
-            )
-        )
+        parts.append(table_html(CALIBRATION_HEADERS, rows, caption=caption))
     return (
         "<dt>How well the win chance predicts</dt><dd>Every seat's estimated chance at "
         "every turn end of the table's won games, in bins, against the share of those "

@@ -6,19 +6,23 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Final
 
 from .intervals import Estimate
 
 __all__ = [
+    "CALIBRATION_HEADERS",
     "METRICS",
     "Metric",
     "MetricInfo",
     "Section",
     "Unit",
+    "calibration_cells",
     "card_sentence",
     "duel_sentence",
+    "floor_cells",
+    "floor_headers",
     "formatted",
     "magnitude",
     "metric_sentence",
@@ -462,3 +466,31 @@ def verdict(differences: dict[Metric, Estimate]) -> str:
         else:
             parts.append(f"{info.topic}: no measurable change")
     return "; ".join(parts) + "." if parts else "No figure to compare."
+
+
+# The win chance's tables (page and Markdown): how low chances get, how well they predict.
+CALIBRATION_HEADERS: Final = ("chance", "seat-turns", "mean chance", "went on to win")
+
+
+def calibration_cells(bin_: Mapping[str, float]) -> list[str]:
+    """One calibration bin (:func:`~.metrics.calibration`) as table cells."""
+    return [
+        f"{bin_['low']:.0%}-{bin_['high']:.0%}",
+        str(int(bin_["points"])),
+        f"{bin_['chance']:.1%}",
+        f"{bin_['won']:.1%}",
+    ]
+
+
+def floor_headers(no_chance: float) -> list[str]:
+    """The headers of :func:`floor_cells`."""
+    return ["lowest chance", f"seat-turns below {no_chance:.0%}", "of those, won"]
+
+
+def floor_cells(floor: Mapping[str, float]) -> list[str]:
+    """How hopeless players get (:func:`~.metrics.chance_floor`) as table cells."""
+    return [
+        f"{floor['lowest']:.1%}",
+        f"{int(floor['below'])} of {int(floor['seat_turns'])}",
+        str(int(floor["below_won"])),
+    ]
