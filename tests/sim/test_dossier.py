@@ -74,6 +74,15 @@ def test_a_trace_agrees_with_the_results_row_of_the_same_game(
         assert trace.blocks == sum(seat_values(row, "blocks"))
         assert trace.blocks == sum(1 for move in trace.moves if move.kind == "block")
         assert trace.block_windows == sum(turn.windows for turn in trace.turns)
+        for card, column in [
+            ("skip", "skips"),
+            ("reverse", "reverses"),
+            ("steal-card", "steal_cards"),
+            ("steal-chip", "steal_chips"),
+            ("block", "blocks"),
+        ]:  # who played which action card, as the results row counts it
+            assert list(trace.plays[card]) == seat_values(row, column)
+        assert len(trace.plays["wilds"]) == players
         for turn in trace.turns:  # every asked opponent answers; answers are actions
             assert turn.windows <= turn.answers <= turn.windows * (players - 1)
             assert turn.answers <= turn.actions

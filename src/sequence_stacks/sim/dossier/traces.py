@@ -18,21 +18,24 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from sequence_stacks.engine import EndReason, Event, State, observe
+from sequence_stacks.engine import CARD_KIND, EndReason, Event, State, observe
 from sequence_stacks.engine.events import (
     BlockAnswered,
     BlockWindowOpened,
+    CardPlayed,
+    CardStolen,
     ChipStolen,
     ChipTaken,
     GameEnded,
     PileBlocked,
+    ReversePlayed,
     SkipPlayed,
     TurnEnded,
     TurnSkipped,
     TurnStarted,
 )
 from sequence_stacks.sim.play import play_game
-from sequence_stacks.sim.players import make_player
+from sequence_stacks.sim.players import Restriction, make_player
 from sequence_stacks.sim.results import Row
 from sequence_stacks.sim.runner import SimConfig, game_setup
 
@@ -102,6 +105,9 @@ class GameTrace:
         supply_out: whether a colour's supply ran out during the game.
         seconds: how long the game took to play (for planning only; no metric uses it).
         estimate: the name of the win-chance estimate behind ``chances`` (:mod:`.chances`).
+        plays: who played which action card: per card (a :class:`~..players.Restriction`
+            value: ``skip``, ``reverse``, ``steal-card``, ``steal-chip``, ``block``,
+            ``wilds``), each seat's plays (a Block counts when played in a window).
     """
 
     config_id: str
@@ -122,6 +128,7 @@ class GameTrace:
     supply_out: bool = False
     seconds: float = 0.0
     estimate: str = "chips"
+    plays: Mapping[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
 
     @property
     def key(self) -> tuple[str, int]:
@@ -143,6 +150,7 @@ class GameTrace:
         data["chips"] = [[n for pair in point for n in pair] for point in self.chips]
         data["chances"] = [list(point) for point in self.chances]
         data["moves"] = [[m.point, m.kind.value, m.seat, m.victim] for m in self.moves]
+        data["plays"] = {card: list(seats) for card, seats in self.plays.items()}
         return data
 
     @classmethod
@@ -170,6 +178,10 @@ class GameTrace:
             supply_out=bool(data["supply_out"]),
             seconds=float(data["seconds"]),
             estimate=str(data.get("estimate", "chips")),
+            plays={
+                str(card): tuple(int(n) for n in seats)
+                for card, seats in data.get("plays", {}).items()
+            },
         )
 
 
@@ -196,6 +208,8 @@ class _Tracer:
         self.completer = -1
         self.counts = {"block_windows": 0, "blocks": 0, "chipless_completions": 0}
         self.supply_out = False
+        seats = state.settings.player_count
+        self.plays = {card.value: [0] * seats for card in Restriction}
         self._snapshot(state, 1)
 
     def _point(self) -> int:
@@ -203,6 +217,7 @@ class _Tracer:
 
     def event(self, event: Event) -> None:
         """Note one event of the game."""
+        self._count_play(event)
         if isinstance(event, TurnStarted):
             self.turns.append([event.seat, 0, 0, 0, 0])
             self.open = len(self.turns) - 1
@@ -229,6 +244,21 @@ class _Tracer:
             self.skippers.append(event.seat)
         elif isinstance(event, ChipTaken) and not event.taken:
             self.counts["chipless_completions"] += 1
+
+    def _count_play(self, event: Event) -> None:
+        """Who played which action card (or a wild)."""
+        if isinstance(event, PileBlocked):
+            self.plays[Restriction.BLOCK][event.blocker] += 1
+        elif isinstance(event, ChipStolen):
+            self.plays[Restriction.STEAL_CHIP][event.seat] += 1
+        elif isinstance(event, SkipPlayed):
+            self.plays[Restriction.SKIP][event.seat] += 1
+        elif isinstance(event, ReversePlayed):
+            self.plays[Restriction.REVERSE][event.seat] += 1
+        elif isinstance(event, CardStolen):
+            self.plays[Restriction.STEAL_CARD][event.seat] += 1
+        elif isinstance(event, CardPlayed) and CARD_KIND[event.card] in Restriction.WILDS.kinds:
+            self.plays[Restriction.WILDS][event.seat] += 1
 
     def _move(self, kind: MoveKind, seat: int, victim: int) -> None:
         self.moves.append(Move(self._point(), kind, seat, victim))
@@ -318,6 +348,7 @@ def play_trace(
         supply_out=tracer.supply_out,
         seconds=round(time.perf_counter() - start, 4),
         estimate=estimate.name,
+        plays={card: tuple(seats) for card, seats in tracer.plays.items()},
         **tracer.counts,
     )
     return trace.to_dict()
