@@ -5,7 +5,8 @@ A page's file in ``static/`` holds what is its own: its head lines (title, scrip
 anything more), then its ``<body>``. :func:`document` puts it in the one shell every
 page shares (``static/parts/page.html``: doctype, charset, viewport, the stylesheet,
 an empty icon unless the page names its own) and fills each ``<!-- part: NAME -->``
-with ``static/parts/NAME.html`` (the lobby link, the language menu, the rules dialog).
+with ``static/parts/NAME.html`` (the lobby link, the language menu, the rules dialog,
+the pace menu, the plain header of a page with no link home).
 """
 
 from __future__ import annotations
