@@ -124,16 +124,9 @@ class Profiles:
                 detail={"key": "account.email_invalid", "args": {}},
             )
         await asyncio.to_thread(self.store.set_email, account.account_id, address, verified=False)
-        code = link_code()
-        await asyncio.to_thread(
-            self.store.put_code,
-            code_hash(code),
-            "email",
-            account.account_id,
-            {"email": address},
-            EMAIL_CODE_SECONDS,
+        return await self._keep_code(
+            link_code(), "email", account, {"email": address}, EMAIL_CODE_SECONDS
         )
-        return code
 
     async def verify_email(self, code: str) -> Account:
         """Mark the address a code was sent to as verified (if it is still the one set)."""
@@ -154,16 +147,16 @@ class Profiles:
         account = await asyncio.to_thread(self.store.account_by_email, email.strip())
         if account is None:
             return None
-        code = link_code()
+        return account, await self._keep_code(link_code(), "device", account, {}, RECOVERY_SECONDS)
+
+    async def _keep_code(
+        self, code: str, kind: str, account: Account, data: Mapping[str, Any], ttl: float
+    ) -> str:
+        """Keep a one-time code of ``kind`` for ``account`` (its hash only); return it."""
         await asyncio.to_thread(
-            self.store.put_code,
-            code_hash(code),
-            "device",
-            account.account_id,
-            {},
-            RECOVERY_SECONDS,
+            self.store.put_code, code_hash(code), kind, account.account_id, data, ttl
         )
-        return account, code
+        return code
 
     async def _reread(self, account: Account) -> Account:
         return await self.account(account.account_id)

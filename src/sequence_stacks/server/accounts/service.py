@@ -144,16 +144,7 @@ class Accounts(Profiles):
 
     async def device_code(self, account: Account) -> str:
         """A one-time code (ten minutes) that lets another device add a passkey."""
-        code = device_code()
-        await asyncio.to_thread(
-            self.store.put_code,
-            code_hash(code),
-            "device",
-            account.account_id,
-            {},
-            DEVICE_CODE_SECONDS,
-        )
-        return code
+        return await self._keep_code(device_code(), "device", account, {}, DEVICE_CODE_SECONDS)
 
     async def begin_link(self, site: Site, code: str) -> dict[str, Any]:
         """The options to make a passkey for the account a device code names."""

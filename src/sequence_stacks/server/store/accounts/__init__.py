@@ -24,29 +24,10 @@ from sequence_stacks.server.store.sql import SqlDatabase
 from .codes import Codes
 from .identities import Identities, Sessions
 from .ratings import Results
-from .records import (
-    Account,
-    Credential,
-    GameResult,
-    PushSubscription,
-    Rating,
-    SeatLink,
-    SessionRow,
-)
 from .schema import account_schema
 from .seats import Notices, SeatLinks
 
-__all__ = [
-    "Account",
-    "AccountStore",
-    "Credential",
-    "GameResult",
-    "PushSubscription",
-    "Rating",
-    "SeatLink",
-    "SessionRow",
-    "account_schema",
-]
+__all__ = ["AccountStore", "account_schema"]
 
 
 class AccountStore(Codes, Identities, Sessions, SeatLinks, Notices, Results):

@@ -35,13 +35,7 @@ class Codes:
         self, challenge_id: str, purpose: str, challenge: str, data: Mapping[str, Any], ttl: float
     ) -> None:
         """Keep a WebAuthn challenge (and what it is for) for ``ttl`` seconds."""
-        now = time.time()
-        with self._sql.transaction() as run:
-            run("DELETE FROM challenges WHERE expires_at < ?", (now,))
-            run(
-                "INSERT INTO challenges VALUES (?, ?, ?, ?, ?)",
-                (challenge_id, purpose, challenge, json.dumps(dict(data)), now + ttl),
-            )
+        self._keep("challenges", (challenge_id, purpose, challenge), data, ttl)
 
     def take_challenge(self, challenge_id: str, purpose: str) -> tuple[str, dict[str, Any]] | None:
         """A challenge, removed as it is read (a second use finds nothing); None when
@@ -69,12 +63,19 @@ class Codes:
         ttl: float,
     ) -> None:
         """Keep a one-time code's hash, kind and data for ``ttl`` seconds."""
+        self._keep("codes", (code_hash, kind, account_id), data, ttl)
+
+    def _keep(
+        self, table: str, key: tuple[str | None, ...], data: Mapping[str, Any], ttl: float
+    ) -> None:
+        """A row of ``challenges`` or ``codes`` (its key columns, its data as JSON, when
+        it expires), the expired rows of that table dropped first."""
         now = time.time()
         with self._sql.transaction() as run:
-            run("DELETE FROM codes WHERE expires_at < ?", (now,))
+            run(f"DELETE FROM {table} WHERE expires_at < ?", (now,))
             run(
-                "INSERT INTO codes VALUES (?, ?, ?, ?, ?)",
-                (code_hash, kind, account_id, json.dumps(dict(data)), now + ttl),
+                f"INSERT INTO {table} VALUES (?, ?, ?, ?, ?)",
+                (*key, json.dumps(dict(data)), now + ttl),
             )
 
     def peek_code(self, code_hash: str, kind: str) -> tuple[str | None, dict[str, Any]] | None:

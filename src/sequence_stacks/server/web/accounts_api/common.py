@@ -12,6 +12,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from sequence_stacks.server.accounts import AVATARS, prefs_of
+from sequence_stacks.server.notify import say
 from sequence_stacks.server.play import TableService
 from sequence_stacks.server.store import Account
 from sequence_stacks.server.web.responses import json_response
@@ -29,6 +30,7 @@ __all__ = [
     "SignUp",
     "Subscription",
     "link_base",
+    "mail_link",
     "own_account",
     "public_player",
     "qr_code",
@@ -143,6 +145,21 @@ def table_service(request: Request) -> TableService:
 async def signed_in(request: Request) -> Account:
     account, _ = await rooms(request).accounts.require(session_cookie(request))
     return account
+
+
+async def mail_link(
+    request: Request, account: Account, address: str, link: str, *, message: str, subject: str
+) -> None:
+    """E-mail ``link`` to ``address`` in the account's language: a greeting, then the
+    message ``message`` (with the link) under the message ``subject``; nothing is sent
+    without a mailer."""
+    mailer = rooms(request).mailer
+    if mailer is None:
+        return
+    language = account.language
+    lines = [say(language, "mail.hello", name=account.name), say(language, message, url=link)]
+    title = say(language, subject)
+    await mailer.send(address, language=language, subject=title, lines=lines)
 
 
 def signed_answer(

@@ -9,7 +9,6 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from sequence_stacks.server.accounts import AVATARS
-from sequence_stacks.server.notify import say
 from sequence_stacks.server.web.api import _answering, _body, _limit
 from sequence_stacks.server.web.responses import json_response
 from sequence_stacks.server.web.rooms import rooms, session_cookie
@@ -20,6 +19,7 @@ from .common import (
     Prefs,
     Profile,
     link_base,
+    mail_link,
     own_account,
     public_player,
     qr_code,
@@ -100,16 +100,16 @@ async def update_email(request: Request) -> Response:
     account = await signed_in(request)
     body = await _body(request, Email)
     code = await rooms(request).accounts.set_email(account, body.email or None)
-    mailer = rooms(request).mailer
-    if code is not None and mailer is not None:
-        url = f"{link_base(request)}/verify#{code}"
-        language = account.language
-        lines = [
-            say(language, "mail.hello", name=account.name),
-            say(language, "mail.verify", url=url),
-        ]
-        subject = say(language, "mail.verify_subject")
-        await mailer.send(body.email.strip(), language=language, subject=subject, lines=lines)
+    if code is not None:
+        link = f"{link_base(request)}/verify#{code}"
+        await mail_link(
+            request,
+            account,
+            body.email.strip(),
+            link,
+            message="mail.verify",
+            subject="mail.verify_subject",
+        )
     changed = await rooms(request).accounts.account(account.account_id)
     return json_response({"account": own_account(changed), "sent": code is not None})
 

@@ -7,7 +7,6 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from sequence_stacks.server.notify import say
 from sequence_stacks.server.web.api import _answering, _body, _limit
 from sequence_stacks.server.web.responses import json_response
 from sequence_stacks.server.web.rooms import (
@@ -18,7 +17,7 @@ from sequence_stacks.server.web.rooms import (
     site_of,
 )
 
-from .common import Answer, Code, Email, SignUp, link_base, own_account, signed_answer
+from .common import Answer, Code, Email, SignUp, link_base, mail_link, own_account, signed_answer
 
 __all__ = [
     "link",
@@ -99,17 +98,17 @@ async def recover(request: Request) -> Response:
     _limit(request, "signin")
     body = await _body(request, Email)
     found = await rooms(request).accounts.recovery_code(body.email)
-    mailer = rooms(request).mailer
-    if found is not None and mailer is not None and found[0].email:
+    if found is not None and found[0].email:
         account, code = found
-        url = f"{link_base(request)}/link#{code}"
-        language = account.language
-        lines = [
-            say(language, "mail.hello", name=account.name),
-            say(language, "mail.recover", url=url),
-        ]
-        subject = say(language, "mail.recover_subject")
-        await mailer.send(found[0].email, language=language, subject=subject, lines=lines)
+        link = f"{link_base(request)}/link#{code}"
+        await mail_link(
+            request,
+            account,
+            found[0].email,
+            link,
+            message="mail.recover",
+            subject="mail.recover_subject",
+        )
     return json_response({"sent": True}, status=202)
 
 
