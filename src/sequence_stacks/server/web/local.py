@@ -30,6 +30,7 @@ from sequence_stacks.server.play.tutorial import LEARNER, LESSONS, lesson_state,
 from sequence_stacks.server.play.vocabulary import server_vocabulary
 
 from .bundle import SourceBundle, build_source_bundle
+from .middleware import SITE_DIRECTIVES
 from .pages import STATIC_DIR, VARY, document, in_languages, page, reader_language
 from .responses import NO_STORE, cached, frozen
 from .runtime import Runtime, find_runtime
@@ -43,24 +44,14 @@ __all__ = [
     "tutorial_answers",
 ]
 
-# The page's own policy: the site's (middleware.CONTENT_SECURITY_POLICY), with one
+# The page's own policy: the site's directives (middleware.SITE_DIRECTIVES), with one
 # Trusted Types policy of its own, which lets only its engine's worker and the service
 # worker load as scripts (localengine.js). No WebAssembly runs in the page itself.
 LOCAL_PAGE_POLICY: Final = "; ".join(
     (
-        "default-src 'self'",
-        "script-src 'self'",
-        "style-src 'self'",
-        "img-src 'self' data:",
-        "connect-src 'self'",
-        "font-src 'self'",
+        *SITE_DIRECTIVES,
         "worker-src 'self'",
         "manifest-src 'self'",
-        "object-src 'none'",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-        "require-trusted-types-for 'script'",
         "trusted-types sequence-stacks-local",
     )
 )
