@@ -6,7 +6,8 @@ anything more), then its ``<body>``. :func:`document` puts it in the one shell e
 page shares (``static/parts/page.html``: doctype, charset, viewport, the stylesheet,
 an empty icon unless the page names its own) and fills each ``<!-- part: NAME -->``
 with ``static/parts/NAME.html`` (the lobby link, the language menu, the rules dialog,
-the pace menu, the plain header of a page with no link home).
+the pace menu, the plain header of a page with no link home, the board's hand and its
+Block answers).
 """
 
 from __future__ import annotations
