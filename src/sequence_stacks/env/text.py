@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+import sequence_stacks.engine.events as ev
 from sequence_stacks.engine import (
     CARD_KIND,
     COLOUR_NAMES,
@@ -19,7 +20,6 @@ from sequence_stacks.engine import (
     card_text,
     kind_text,
 )
-from sequence_stacks.engine import events as ev
 
 __all__ = ["event_text", "view_text"]
 
