@@ -16,12 +16,14 @@ from sequence_stacks.engine import (
     COLOUR_NAMES,
     DrawReason,
     Event,
+    State,
     View,
     card_text,
     kind_text,
+    observe,
 )
 
-__all__ = ["event_text", "view_text"]
+__all__ = ["ansi_text", "event_text", "view_text"]
 
 
 def _kinds(cards: Sequence[int]) -> str:
@@ -141,3 +143,11 @@ def _late_event_text(event: Event) -> str:  # noqa: PLR0911 - one short sentence
             return f"{_player(event.winner)} wins!"
         return f"The game ends with no winner ({event.reason.replace('_', ' ')})."
     raise TypeError(f"not an event: {event!r}")
+
+
+def ansi_text(state: State | None, seat: int | None) -> str:
+    """What an adapter's ``render()`` shows in ``ansi`` mode: the view of ``seat``
+    (None: a spectator's), or how to start when there is no game yet."""
+    if state is None:
+        return "no game yet: call reset()"
+    return view_text(observe(state, seat))
