@@ -12,6 +12,18 @@ __all__ = ["ENV_PREFIX", "ServerSettings"]
 ENV_PREFIX: Final = "SEQUENCE_STACKS_"
 
 
+# Settings that must be above zero (each read from the environment as a float).
+_POSITIVE: Final = (
+    "create_per_minute",
+    "sit_per_minute",
+    "listing_idle",
+    "empty_listing_idle",
+    "adopt_interval",
+    "signup_per_minute",
+    "signin_per_minute",
+)
+
+
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
 class ServerSettings:
     """Everything the web server can be told; all times are in seconds.
@@ -127,15 +139,7 @@ class ServerSettings:
             raise ValueError(f"port {self.port} is outside 0-65535")
         if self.max_message_bytes < 256 or self.rate_burst < 1 or self.rate_per_second <= 0:
             raise ValueError("message size must be at least 256 bytes and rate limits positive")
-        for name in (
-            "create_per_minute",
-            "sit_per_minute",
-            "listing_idle",
-            "empty_listing_idle",
-            "adopt_interval",
-            "signup_per_minute",
-            "signin_per_minute",
-        ):
+        for name in _POSITIVE:
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive, not {getattr(self, name)!r}")
         if min(self.create_burst, self.sit_burst, self.signup_burst, self.signin_burst) < 1:
@@ -179,16 +183,7 @@ class ServerSettings:
 
 
 _FLOATS: Final = {"turn_timeout", "block_timeout", "grace_period", "heartbeat_interval"}
-_FLOATS_EXTRA: Final = {
-    "rate_per_second",
-    "create_per_minute",
-    "sit_per_minute",
-    "listing_idle",
-    "empty_listing_idle",
-    "adopt_interval",
-    "signup_per_minute",
-    "signin_per_minute",
-}
+_FLOATS_EXTRA: Final = {"rate_per_second", *_POSITIVE}
 _INTS: Final = {
     "port",
     "max_message_bytes",
