@@ -403,3 +403,46 @@ def test_presence_is_broadcast(client: TestClient) -> None:
             frame = eve.wait_for(lambda f: f["type"] == "presence" and f["connected"][0])
             assert frame["connected"] == [True, False]
         frame = eve.wait_for(lambda f: f["type"] == "presence" and not f["connected"][0])
+
+
+def test_the_table_s_facts_are_built_only_when_they_can_have_changed(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A move in a running game changes none of the table's public facts but who is
+    connected: the server builds them again only for other entries and for the end of
+    the game, and every update made whole carries the facts of its version."""
+    from sequence_stacks.server.play import frames
+
+    built: list[str] = []
+    original = frames.lobby_dict
+
+    def counting(table: Table, connected: Any) -> dict[str, Any]:
+        built.append(table.status)
+        return original(table, connected)
+
+    monkeypatch.setattr(frames, "lobby_dict", counting)
+    with TestClient(create_app(FAST, storage=storage)) as client:
+        table_id = create_table(client, {**SHORT_GAME, "player_count": 2})
+        tokens = [sit(client, table_id, name)[1] for name in ("Ann", "Bob")]
+        with (
+            connect(client, table_id, "ann") as ann,
+            connect(client, table_id, "bob") as bob,
+            connect(client, table_id, "watcher") as watcher,
+        ):
+            ann.hello(tokens[0])
+            bob.hello(tokens[1])
+            watcher.hello()
+            built.clear()
+            ann.reply(ann.command("start"))
+            play_until_over([ann, bob])
+            watcher.wait_for(lambda f: f["type"] == "update" and bool(f["view"]["result"]))
+            acts = [f for f in watcher.frames if f["type"] == "update" and f["op"] == "act"]
+            assert watcher.table is not None
+            assert watcher.table["status"] == "over"
+            assert watcher.table["standings"] is not None
+            last = watcher.frames[-1]
+            assert last["table"]["result"] == last["view"]["result"]
+    assert len(acts) > 20
+    # The start, then the game's end: not once per move.
+    assert 1 <= built.count("playing") <= 2
+    assert built.count("over") == 1

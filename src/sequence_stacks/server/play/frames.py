@@ -11,7 +11,7 @@ from sequence_stacks.bots import BOT_NAMES
 
 from .codec import dumps
 from .commands import CHAT_PHRASES
-from .entries import Op
+from .entries import Op, TableStatus
 from .protocol import (
     ack_frame,
     chat_frame,
@@ -59,9 +59,7 @@ class Frames:
         (R36): one frame per seat (and one for spectators), encoded once, with only
         what changed since the version before (docs/protocol.md)."""
         table = runtime.table
-        lobby = lobby_dict(table, runtime.connected())
-        changed_lobby = lobby if lobby != runtime.lobby_sent else None
-        runtime.lobby_sent = lobby
+        changed_lobby = _changed_lobby(runtime, entry)
         timer = timer_dict(runtime.schedule.timer(table))
         # A seat that changed hands may be watched by a connection that held another.
         whole = entry.effects.seats_changed or entry.op is Op.START
@@ -107,6 +105,28 @@ class Frames:
         text = dumps(frame)
         for subscriber in subscribers:
             subscriber.send_text(text)
+
+
+def _changed_lobby(runtime: Runtime, entry: Entry) -> dict[str, Any] | None:
+    """The table's public facts if they changed since the last update, else None.
+    A move in a running game that goes on changes none of them but who is connected
+    (seats, game, settings and options change by other entries; the result and the
+    standings when the game ends), so then only that is compared."""
+    table = runtime.table
+    connected = runtime.connected()
+    sent = runtime.lobby_sent
+    if (
+        sent is not None
+        and entry.op is Op.ACT
+        and sent["status"] == TableStatus.PLAYING
+        and table.status == TableStatus.PLAYING
+        and sent["game"] == table.game_no
+        and [seat["connected"] for seat in sent["seats"]] == connected
+    ):
+        return None
+    lobby = lobby_dict(table, connected)
+    runtime.lobby_sent = lobby
+    return lobby if lobby != sent else None
 
 
 def _changes(

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final, assert_never
 
 from sequence_stacks.engine import (
+    Action,
     Event,
     GameRecord,
     Replay,
@@ -161,9 +162,10 @@ def entry_dict(
     notation: str | None = None
     fields: dict[str, Any] | None = None
     if action is not None:
-        hidden = action.type in ANSWERS and entry.seat != viewer and not full
-        notation = "answer" if hidden else action.notation()
-        fields = None if hidden else action_fields(action, piles_per_colour)
+        if action.type in ANSWERS and entry.seat != viewer and not full:
+            notation = "answer"
+        else:
+            notation, fields = _action_shown(action, piles_per_colour)
     events = [
         event_dict(event if full else event_for(event, viewer), piles_per_colour)
         for event in entry.events
@@ -180,6 +182,13 @@ def entry_dict(
         "message": _entry_message(entry, timed_out=timed_out),
         "events": events,
     }
+
+
+@functools.lru_cache(maxsize=4096)
+def _action_shown(action: Action, piles_per_colour: int) -> tuple[str, dict[str, Any]]:
+    """An action's notation and fields, made once and shared by every frame that
+    carries it (the dict is never to be changed)."""
+    return action.notation(), action_fields(action, piles_per_colour)
 
 
 @functools.lru_cache(maxsize=1024)
