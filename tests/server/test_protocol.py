@@ -12,6 +12,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from sequence_stacks.server import Storage, create_app
+from sequence_stacks.server.play import frames
 from sequence_stacks.server.play.audit import card_ids
 from sequence_stacks.server.play.codec import dumps
 from sequence_stacks.server.play.protocol import view_dict
@@ -411,8 +412,6 @@ def test_the_table_s_facts_are_built_only_when_they_can_have_changed(
     """A move in a running game changes none of the table's public facts but who is
     connected: the server builds them again only for other entries and for the end of
     the game, and every update made whole carries the facts of its version."""
-    from sequence_stacks.server.play import frames
-
     built: list[str] = []
     original = frames.lobby_dict
 
