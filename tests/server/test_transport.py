@@ -138,10 +138,10 @@ def test_the_heap_keeper_freezes_what_survives_each_collection() -> None:
         keeper.start()
         try:
             frozen = gc.get_freeze_count()
-            kept: list[Any] = [[index] for index in range(30_000)]  # past the threshold
+            kept: list[Any] = [[index] for index in range(10_000)]  # past the threshold
             await asyncio.sleep(0)
             survivors = gc.get_freeze_count() - frozen
-            assert len(kept) == 30_000  # alive until counted
+            assert len(kept) == 10_000  # alive until counted
             keeper.full_collection()
             return keeper.collections, survivors, keeper.full_collections
         finally:
@@ -151,7 +151,7 @@ def test_the_heap_keeper_freezes_what_survives_each_collection() -> None:
     thresholds = gc.get_threshold()
     collections, survivors, full = asyncio.run(run())
     assert collections >= 1
-    assert survivors >= 10_000  # the young lists lived through a collection: frozen
+    assert survivors >= 2_000  # the young lists lived through a collection: frozen
     assert full == 1
     assert gc.get_threshold() == thresholds
 

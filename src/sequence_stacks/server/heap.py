@@ -28,7 +28,7 @@ from typing import Any, Final
 
 __all__ = ["FULL_EVERY", "YOUNG_THRESHOLD", "HeapKeeper"]
 
-YOUNG_THRESHOLD: Final = 10_000
+YOUNG_THRESHOLD: Final = 2_000
 FULL_EVERY: Final = 900.0  # seconds at least between full collections
 FULL_GROWTH: Final = 2.0  # ... and only once the frozen heap has grown this much
 
