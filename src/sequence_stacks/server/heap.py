@@ -31,6 +31,7 @@ __all__ = ["FULL_EVERY", "YOUNG_THRESHOLD", "HeapKeeper"]
 YOUNG_THRESHOLD: Final = 2_000
 FULL_EVERY: Final = 900.0  # seconds at least between full collections
 FULL_GROWTH: Final = 2.0  # ... and only once the frozen heap has grown this much
+_STOP: Final = "stop"  # the phase a gc callback is told once a collection is over
 
 
 class HeapKeeper:
@@ -78,7 +79,7 @@ class HeapKeeper:
         return gc.get_freeze_count() >= FULL_GROWTH * max(self.frozen_after_full, 1)
 
     def _collected(self, phase: str, info: dict[str, Any]) -> None:
-        if phase == "stop":
+        if phase == _STOP:
             gc.freeze()  # the survivors: never walked again until a full collection
             self.collections += 1
 

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sequence_stacks.bots import BOT_NAMES
+from sequence_stacks.engine import View
 
 from .codec import dumps
 from .commands import CHAT_PHRASES
@@ -16,11 +17,13 @@ from .protocol import (
     ack_frame,
     chat_frame,
     lobby_dict,
+    observed,
     presence_frame,
     sync_frame,
     timer_dict,
     update_frame,
-    view_dicts,
+    view_changes,
+    view_data,
 )
 from .runtime import Runtime, Subscriber
 from .table import Entry
@@ -41,7 +44,8 @@ class Frames:
         """Everything a connection needs to draw the table (see ``sync_frame``)."""
         table = runtime.table
         seat = subscriber.seat
-        frame = sync_frame(
+        runtime.views[seat] = (table.version, observed(table, [seat])[seat])
+        return sync_frame(
             table,
             seat,
             connected=runtime.connected(),
@@ -51,8 +55,6 @@ class Frames:
             bots=BOT_NAMES,
             notation=subscriber.notation,
         ) | {"chat": list(CHAT_PHRASES)}
-        runtime.views[seat] = (table.version, frame["view"])
-        return frame
 
     def broadcast(self, runtime: Runtime, entry: Entry) -> None:
         """One entry to every connection, as the seat its token holds now hears of it
@@ -68,15 +70,15 @@ class Frames:
             (sub, holders.get(sub.token_hash) if sub.token_hash else None)
             for sub in runtime.subscribers
         ]
-        rendered = view_dicts(table, list(dict.fromkeys(seat for _, seat in subscribers)))
+        rendered = observed(table, list(dict.fromkeys(seat for _, seat in subscribers)))
         texts: dict[tuple[int | None, bool], str] = {}
-        views: dict[int | None, tuple[int, dict[str, Any] | None]] = {}
+        views: dict[int | None, tuple[int, View | None]] = {}
         for subscriber, seat in subscribers:
             key = (seat, subscriber.notation and entry.op is Op.START)
             text = texts.get(key)
             if text is None:
                 view = rendered[seat]
-                changes = None if whole else _changes(runtime.views.get(seat), view, entry)
+                before = None if whole else _before(runtime.views.get(seat), view, entry)
                 views[seat] = (entry.version, view)
                 frame = update_frame(
                     table,
@@ -84,8 +86,10 @@ class Frames:
                     seat,
                     lobby=changed_lobby,
                     timer=timer,
-                    view=view,
-                    changes=changes,
+                    view=None if view is None or before is not None else view_data(table, view),
+                    changes=None
+                    if view is None or before is None
+                    else view_changes(table, before, view),
                     notation=key[1],
                 )
                 text = texts[key] = dumps(frame)
@@ -129,14 +133,10 @@ def _changed_lobby(runtime: Runtime, entry: Entry) -> dict[str, Any] | None:
     return lobby if lobby != sent else None
 
 
-def _changes(
-    before: tuple[int, dict[str, Any] | None] | None, view: dict[str, Any] | None, entry: Entry
-) -> dict[str, Any] | None:
-    """The view's fields that differ from the seat's view at the version before, or
-    None (send it whole) when that view is not known or either has no game."""
-    if before is None or view is None:
+def _before(sent: tuple[int, View | None] | None, view: View | None, entry: Entry) -> View | None:
+    """The seat's view at the version before ``entry`` (its update then sends only what
+    changed), or None (send it whole) when that view is not known or either has no game."""
+    if sent is None or view is None:
         return None
-    version, old = before
-    if old is None or version != entry.version - 1:
-        return None
-    return {name: value for name, value in view.items() if old.get(name) != value}
+    version, old = sent
+    return old if version == entry.version - 1 else None

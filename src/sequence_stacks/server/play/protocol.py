@@ -55,6 +55,8 @@ __all__ = [
     "sync_frame",
     "timer_dict",
     "update_frame",
+    "view_changes",
+    "view_data",
     "view_dict",
 ]
 
@@ -111,19 +113,47 @@ def view_dicts(
 ) -> dict[int | None, dict[str, Any] | None]:
     """:func:`view_dict` of several viewers, the fields everyone sees computed once
     (``observe_seats``)."""
+    return {
+        viewer: None if view is None else view_data(table, view)
+        for viewer, view in observed(table, viewers).items()
+    }
+
+
+def observed(table: Table, viewers: Sequence[int | None]) -> dict[int | None, View | None]:
+    """Each viewer's view of the current game (``observe_seats``), or None."""
     state = table.state
     if state is None:
         return dict.fromkeys(viewers)
-    found: dict[int | None, dict[str, Any] | None] = {}
-    for viewer, view in zip(viewers, observe_seats(state, list(viewers)), strict=True):
-        data = {name: getattr(view, name) for name in _VIEW_FIELDS}
-        data["settings"] = table.settings_dict
-        data["phase"] = view.phase.key
-        result = view.result
-        if result is not None:
-            data["result"] = result.to_dict()
-        found[viewer] = data
-    return found
+    return dict(zip(viewers, observe_seats(state, list(viewers)), strict=True))
+
+
+def view_data(table: Table, view: View) -> dict[str, Any]:
+    """A view as :func:`view_dict` writes it."""
+    data = {name: getattr(view, name) for name in _VIEW_FIELDS}
+    data["settings"] = table.settings_dict
+    data["phase"] = view.phase.key
+    result = view.result
+    if result is not None:
+        data["result"] = result.to_dict()
+    return data
+
+
+def view_changes(table: Table, before: View, after: View) -> dict[str, Any]:
+    """The fields of ``after`` that differ from ``before``, as :func:`view_data` writes
+    them: compared on the views themselves, so no dict of the whole view is made."""
+    changes: dict[str, Any] = {}
+    for name in _VIEW_FIELDS:
+        value = getattr(after, name)
+        if value != getattr(before, name):
+            changes[name] = value
+    if "settings" in changes:
+        changes["settings"] = table.settings_dict
+    if "phase" in changes:
+        changes["phase"] = after.phase.key
+    if "result" in changes:
+        result = after.result
+        changes["result"] = None if result is None else result.to_dict()
+    return changes
 
 
 def action_table(table: Table, viewer: int | None) -> list[str] | None:
