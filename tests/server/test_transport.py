@@ -168,3 +168,45 @@ def test_a_full_collection_is_due_once_the_frozen_heap_has_doubled() -> None:
         assert keeper.due()
     finally:
         gc.unfreeze()
+
+
+def test_frames_wait_behind_those_the_writer_task_is_still_sending() -> None:
+    """The socket takes frames again while the writer task still sends earlier ones by
+    ASGI: a new frame waits for them rather than overtaking them by the direct path."""
+    order: list[str] = []
+
+    class _SlowSocket(_Socket):
+        def __init__(self) -> None:
+            super().__init__()
+            self.gate = asyncio.Event()
+
+        async def send_text(self, text: str) -> None:
+            await self.gate.wait()
+            order.append(text)
+
+    class _LoggingWriter(_Writer):
+        def write(self, texts: list[str]) -> bool:
+            taken = super().write(texts)
+            if taken:
+                order.extend(texts)
+            return taken
+
+    async def run() -> None:
+        socket, writer = _SlowSocket(), _LoggingWriter()
+        connection = Connection(cast(WebSocket, socket), cast(DirectWriter, writer))
+        task = asyncio.create_task(connection.write())
+        writer.takes = False
+        connection.send_text("a")
+        for _ in range(3):
+            await asyncio.sleep(0)  # the task has taken "a" and waits in send_text
+        writer.takes = True
+        connection.send_text("b")
+        await asyncio.sleep(0)
+        socket.gate.set()
+        for _ in range(10):
+            await asyncio.sleep(0)
+        connection.kick(1013, "moved")
+        await asyncio.wait_for(task, 5)
+
+    asyncio.run(run())
+    assert order == ["a", "b"]

@@ -112,6 +112,7 @@ class Connection:
         self.notation = False
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.pending: list[str] = []  # queued this round, written by _flush at its end
+        self.sending = False  # the writer task is sending frames through ASGI
         self.loop = asyncio.get_running_loop()
         self.overflowed = False
         self.close_code = (1013, "too far behind; reconnect")
@@ -138,13 +139,15 @@ class Connection:
             self.loop.call_soon(self._flush)
 
     def _flush(self) -> None:
-        """Write this round's frames: directly if the queue is empty and the socket
-        takes them, else behind what is queued (dropping a client too far behind)."""
+        """Write this round's frames: directly if nothing waits for the writer task and
+        the socket takes them, else behind what waits (dropping a client too far
+        behind)."""
         texts, self.pending = self.pending, []
         if not texts or self.overflowed:
             return
         queue = self.queue
-        if queue.empty() and self.direct is not None and self.direct.write(texts):
+        idle = queue.empty() and not self.sending
+        if idle and self.direct is not None and self.direct.write(texts):
             return
         for text in texts:
             if queue.qsize() >= SEND_QUEUE_LIMIT:
@@ -162,8 +165,12 @@ class Connection:
                 batch.append(queue.get_nowait())
             texts = [text for text in batch if text is not None]
             if texts and not (self.direct is not None and self.direct.write(texts)):
-                for text in texts:
-                    await self.websocket.send_text(text)
+                self.sending = True  # later frames wait behind these (see _flush)
+                try:
+                    for text in texts:
+                        await self.websocket.send_text(text)
+                finally:
+                    self.sending = False
             if len(texts) < len(batch):
                 await self.websocket.close(code=self.close_code[0], reason=self.close_code[1])
                 return
