@@ -15,7 +15,7 @@ from sequence_stacks.server import Storage, create_app
 from sequence_stacks.server.play import frames
 from sequence_stacks.server.play.audit import card_ids
 from sequence_stacks.server.play.codec import dumps
-from sequence_stacks.server.play.protocol import view_dict
+from sequence_stacks.server.play.protocol import lobby_dict, view_dict
 from sequence_stacks.server.play.table import Table
 
 from .harness import (
@@ -413,11 +413,10 @@ def test_the_table_s_facts_are_built_only_when_they_can_have_changed(
     connected: the server builds them again only for other entries and for the end of
     the game, and every update made whole carries the facts of its version."""
     built: list[str] = []
-    original = frames.lobby_dict
 
     def counting(table: Table, connected: Any) -> dict[str, Any]:
         built.append(table.status)
-        return original(table, connected)
+        return lobby_dict(table, connected)
 
     monkeypatch.setattr(frames, "lobby_dict", counting)
     with TestClient(create_app(FAST, storage=storage)) as client:
