@@ -49,9 +49,10 @@ class ServerSettings:
         max_message_bytes: larger client messages are refused and the socket closed.
         rate_per_second, rate_burst: per-connection token bucket for client messages.
         freeze_heap: once started (tables loaded), move every object then alive out of
-            the garbage collector's reach (``gc.freeze()``). The imported modules and
-            loaded tables are then never scanned again, which cuts the collector's
-            pauses, the main source of the latency tail under load (docs/server.md).
+            the garbage collector's reach (``gc.freeze()``), and afterwards what
+            survives each collection (:mod:`sequence_stacks.server.heap`), so the
+            collector never walks the tables' states again between its rare full
+            collections: its pauses were the latency tail under load (docs/server.md).
             ``sequence-stacks serve`` turns it on; tests leave it off.
         compression: accept WebSocket permessage-deflate when a client asks for it
             (browsers do). Off by default: frames (1-2 kB of JSON each, a few a
