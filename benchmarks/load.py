@@ -29,6 +29,8 @@ only after the action's commit), the p50/p99 round trip from sending an action t
 ack, and where the CPU went, per acknowledged action: the server processes (and, of
 that, their event-loop threads), PostgreSQL (every process of the cluster), HAProxy,
 the clients, and "other" (the rest of the machine's busy time: other jobs); the
+post-game reviews' worker process (#27, spawned by the server at a lower priority)
+apart from the server, in the notes, since its work is per game, not per action; the
 machine's busy share; for PostgreSQL the actions per commit and the WAL syncs; worker
 restarts, tables changing hands and HAProxy marking a worker down, from their logs.
 Then the #17 targets: saturated throughput 2 workers / 1 worker >= 1.6, and p99 under
@@ -200,12 +202,13 @@ def _result(
     per = 1000 / actions if actions else float("nan")
     cpu = {
         "server": (after.server - before.server) * per,
+        "reviews": (after.helpers - before.helpers) * per,
         "loops": (sum(after.loops) - sum(before.loops)) * per,
         "postgres": (after.postgres - before.postgres) * per,
         "proxy": (after.proxy - before.proxy) * per,
         "clients": report.cpu * per,
     }
-    ours = cpu["server"] + cpu["postgres"] + cpu["proxy"] + cpu["clients"]
+    ours = cpu["server"] + cpu["reviews"] + cpu["postgres"] + cpu["proxy"] + cpu["clients"]
     busy = (after.machine_busy - before.machine_busy) * per
     cpu["other"] = max(0.0, busy - ours)
     cores = os.cpu_count() or 1
@@ -564,23 +567,7 @@ def _report(
         )
         for r in rows:
             c = r.cpu_ms
-            notes = []
-            if r.owned:
-                notes.append("owned " + "/".join(str(n) for n in r.owned))
-            if r.pg:
-                notes.append(
-                    f"{r.pg['actions_per_commit']:.1f} actions/commit, "
-                    f"{r.pg['wal_syncs_per_s']:.0f} WAL syncs/s of {r.pg['wal_sync_ms']:.2f} ms"
-                )
-            notes.append(
-                f"client {100 * r.client_cpu_per_process:.0f}% of a core each, "
-                f"lag p99 {r.client_lag_p99_ms:.0f} ms"
-            )
-            if r.refused:
-                notes.append(f"refused {r.refused}")
-            if r.reconnects:
-                notes.append(f"{r.reconnects} reconnects")
-            notes += [f"{name}: {count}" for name, count in r.events.items()]
+            notes = _notes(r)
             label = r.config if len({x.build for x in results}) == 1 else f"{r.config}@{r.build}"
             print(
                 f"{label:8} {r.rate:9.0f} {r.p50_ms:7.1f} {r.p99_ms:7.1f} | "
@@ -594,6 +581,31 @@ def _report(
         _compared(results)
     else:
         _verdict(results)
+
+
+def _notes(r: Result) -> list[str]:
+    """The notes column of one result."""
+    c = r.cpu_ms
+    notes: list[str] = []
+    if r.owned:
+        notes.append("owned " + "/".join(str(n) for n in r.owned))
+    if r.pg:
+        notes.append(
+            f"{r.pg['actions_per_commit']:.1f} actions/commit, "
+            f"{r.pg['wal_syncs_per_s']:.0f} WAL syncs/s of {r.pg['wal_sync_ms']:.2f} ms"
+        )
+    notes.append(
+        f"client {100 * r.client_cpu_per_process:.0f}% of a core each, "
+        f"lag p99 {r.client_lag_p99_ms:.0f} ms"
+    )
+    if c.get("reviews"):
+        notes.append(f"post-game reviews {c['reviews']:.2f} ms")
+    if r.refused:
+        notes.append(f"refused {r.refused}")
+    if r.reconnects:
+        notes.append(f"{r.reconnects} reconnects")
+    notes += [f"{name}: {count}" for name, count in r.events.items()]
+    return notes
 
 
 def _compared(results: list[Result]) -> None:

@@ -161,9 +161,24 @@ def descendants(root: int) -> list[int]:
     return found
 
 
+def _parent(pid: int) -> int | None:
+    fields = _stat_fields(f"/proc/{pid}/stat")
+    return None if fields is None else int(fields[1])
+
+
 def tree_cpu(root: int) -> float:
     """CPU seconds of a process tree, reaped children included (monotonic over time)."""
     return sum(process_cpu(pid) for pid in descendants(root))
+
+
+def is_helper(pid: int) -> bool:
+    """A process the server spawned for work off the tables (the post-game reviews'
+    worker, multiprocessing's resource tracker): not a serving process."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            return b"multiprocessing" in handle.read()
+    except OSError:
+        return False
 
 
 def main_thread_cpu(pid: int) -> float:
@@ -443,7 +458,8 @@ class CpuSample:
     """Cumulative CPU seconds of every part of a stack at one instant."""
 
     at: float
-    server: float
+    server: float  # the serving processes (the helpers' CPU not included)
+    helpers: float  # processes the server spawned off the tables (post-game reviews)
     loops: list[float]  # each worker's main thread (its event loop)
     postgres: float
     proxy: float
@@ -541,15 +557,23 @@ class Stack:
             return []
         if self.config.workers == 1:
             return [self.server.pid]
-        return [pid for pid in descendants(self.server.pid) if pid != self.server.pid]
+        root = self.server.pid
+        return [
+            pid
+            for pid in descendants(root)
+            if pid != root and _parent(pid) == root and not is_helper(pid)
+        ]
 
     def sample(self) -> CpuSample:
         """Every part's cumulative CPU seconds now."""
         busy, total = machine_busy()
         postmaster = self.postgres.postmaster() if self.postgres and self.database else None
+        tree = descendants(self.server.pid) if self.server else []
+        helpers = sum(process_cpu(pid) for pid in tree if is_helper(pid))
         return CpuSample(
             at=time.monotonic(),
-            server=tree_cpu(self.server.pid) if self.server else 0.0,
+            server=sum(process_cpu(pid) for pid in tree) - helpers,
+            helpers=helpers,
             loops=[main_thread_cpu(pid) for pid in self.worker_pids()],
             postgres=tree_cpu(postmaster) if postmaster else 0.0,
             proxy=process_cpu(self.proxy.pid) if self.proxy else 0.0,

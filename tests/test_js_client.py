@@ -54,6 +54,7 @@ from sequence_stacks.server.play.entries import Op
 from sequence_stacks.server.play.protocol import entry_dict, event_dict
 from sequence_stacks.server.play.table import Entry
 from sequence_stacks.server.play.vocabulary import server_vocabulary
+from sequence_stacks.server.web.pages import document
 
 ROOT: Final = Path(__file__).resolve().parents[1]
 JS_TESTS: Final = ROOT / "tests" / "js"
@@ -247,8 +248,10 @@ def write_fixtures(directory: Path) -> None:
     20.19 reads a bare ``.js`` file as CommonJS, and the served folder needs none)."""
     scripts = directory / "static"
     scripts.mkdir()
-    for script in [*STATIC_DIR.glob("*.js"), *STATIC_DIR.glob("*.html")]:
+    for script in STATIC_DIR.glob("*.js"):
         shutil.copyfile(script, scripts / script.name)
+    for page in STATIC_DIR.glob("*.html"):  # each page whole, as the server sends it
+        (scripts / page.name).write_text(document(page.name), encoding="utf-8")
     (scripts / "package.json").write_text('{"type": "module"}\n')
     files = {
         "messages.json": messages_json("en"),

@@ -12,9 +12,10 @@ import pytest
 from starlette.testclient import TestClient
 
 from sequence_stacks.server import Storage, create_app
+from sequence_stacks.server.play import frames
 from sequence_stacks.server.play.audit import card_ids
 from sequence_stacks.server.play.codec import dumps
-from sequence_stacks.server.play.protocol import view_dict
+from sequence_stacks.server.play.protocol import lobby_dict, view_dict
 from sequence_stacks.server.play.table import Table
 
 from .harness import (
@@ -403,3 +404,43 @@ def test_presence_is_broadcast(client: TestClient) -> None:
             frame = eve.wait_for(lambda f: f["type"] == "presence" and f["connected"][0])
             assert frame["connected"] == [True, False]
         frame = eve.wait_for(lambda f: f["type"] == "presence" and not f["connected"][0])
+
+
+def test_the_table_s_facts_are_built_only_when_they_can_have_changed(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A move in a running game changes none of the table's public facts but who is
+    connected: the server builds them again only for other entries and for the end of
+    the game, and every update made whole carries the facts of its version."""
+    built: list[str] = []
+
+    def counting(table: Table, connected: Any) -> dict[str, Any]:
+        built.append(table.status)
+        return lobby_dict(table, connected)
+
+    monkeypatch.setattr(frames, "lobby_dict", counting)
+    with TestClient(create_app(FAST, storage=storage)) as client:
+        table_id = create_table(client, {**SHORT_GAME, "player_count": 2})
+        tokens = [sit(client, table_id, name)[1] for name in ("Ann", "Bob")]
+        with (
+            connect(client, table_id, "ann") as ann,
+            connect(client, table_id, "bob") as bob,
+            connect(client, table_id, "watcher") as watcher,
+        ):
+            ann.hello(tokens[0])
+            bob.hello(tokens[1])
+            watcher.hello()
+            built.clear()
+            ann.reply(ann.command("start"))
+            play_until_over([ann, bob])
+            watcher.wait_for(lambda f: f["type"] == "update" and bool(f["view"]["result"]))
+            acts = [f for f in watcher.frames if f["type"] == "update" and f["op"] == "act"]
+            assert watcher.table is not None
+            assert watcher.table["status"] == "over"
+            assert watcher.table["standings"] is not None
+            last = watcher.frames[-1]
+            assert last["table"]["result"] == last["view"]["result"]
+    assert len(acts) > 5
+    # The start, then the game's end: not once per move.
+    assert 1 <= built.count("playing") <= 2
+    assert built.count("over") == 1

@@ -31,12 +31,12 @@ from sequence_stacks.sim import (
     seat_values,
     tasks_of,
 )
-from sequence_stacks.sim import metrics as m
-from sequence_stacks.sim.dossier import cut_to_played
-from sequence_stacks.sim.dossier_plan import Family, Plan, allocate, build_jobs
-from sequence_stacks.sim.dossier_words import Metric
+from sequence_stacks.sim.dossier import metrics as m
+from sequence_stacks.sim.dossier.plan import Family, Plan, allocate, build_jobs
+from sequence_stacks.sim.dossier.run import _top_up, cut_to_played
+from sequence_stacks.sim.dossier.traces import GameTrace
+from sequence_stacks.sim.dossier.words import Metric
 from sequence_stacks.sim.runner import until
-from sequence_stacks.sim.traces import GameTrace
 
 from .pages import check_self_contained
 
@@ -73,6 +73,19 @@ def test_a_trace_agrees_with_the_results_row_of_the_same_game(
         assert (trace.winner if trace.winner is not None else -1) == row["winner_seat"]
         assert trace.blocks == sum(seat_values(row, "blocks"))
         assert trace.blocks == sum(1 for move in trace.moves if move.kind == "block")
+        assert trace.block_windows == sum(turn.windows for turn in trace.turns)
+        for card, column in [
+            ("skip", "skips"),
+            ("reverse", "reverses"),
+            ("steal-card", "steal_cards"),
+            ("steal-chip", "steal_chips"),
+            ("block", "blocks"),
+        ]:  # who played which action card, as the results row counts it
+            assert list(trace.plays[card]) == seat_values(row, column)
+        assert len(trace.plays["wilds"]) == players
+        for turn in trace.turns:  # every asked opponent answers; answers are actions
+            assert turn.windows <= turn.answers <= turn.windows * (players - 1)
+            assert turn.answers <= turn.actions
         final = [blue + red for blue, red in trace.chips[-1]]
         blue, red = seat_values(row, "chips_blue"), seat_values(row, "chips_red")
         assert final == [b + r for b, r in zip(blue, red, strict=True)]
@@ -240,6 +253,11 @@ def test_the_dossier_holds_every_metric_for_every_group(dossier: Path) -> None:
         for card in group["cards"]:
             assert card["unbarred_config_id"] != card["config_id"]
         assert group["typical_game"]["winner"] is not None
+        assert group["win_chance"] == ["model"]  # the table's drama: the learned model
+        floor = group["chance_floor"]
+        assert 0 <= floor["below_won"] <= floor["below"] <= floor["seat_turns"]
+    assert data["win_chance"]["by_players"] == {"2": "model", "3": "model"}
+    assert data["pace"] == {"turn_s": 5.0, "action_s": 3.0, "window_s": 8.0}
 
 
 def test_the_dossier_figures_are_the_metrics_of_its_traces(dossier: Path) -> None:
@@ -274,6 +292,8 @@ def test_variants_are_compared_with_a_verdict(dossier: Path) -> None:
 
 def test_the_page_is_self_contained_and_runs_no_script(dossier: Path) -> None:
     page = check_self_contained((dossier / "dossier.html").read_text(encoding="utf-8"), images=4)
+    assert "How hopeless players get" in "".join(page.text)
+    assert "P(that seat wins | what that seat may see" in "".join(page.text)
     ids = {attrs.get("id") for _, attrs in page.tags}
     assert {"glance", "fairness", "length", "skill", "drama", "cards", "variants"} <= ids
     for name in ("skill_trace", "swings", "card_worth", "length"):
@@ -286,6 +306,7 @@ def test_the_markdown_holds_the_same_figures(dossier: Path) -> None:
     assert group["metrics"]["turns"]["sentence"] in text
     assert all(f"| {card['card']} |" in text for card in group["cards"])
     assert "![Skill trace" in text
+    assert "### Win chances: how low they get, how well they predict" in text
     assert text.count("| 2 | hand_size=5 | ") >= len(Metric)
 
 
@@ -354,6 +375,25 @@ def test_a_cut_plan_names_the_games_played() -> None:
     assert cut.games[lone.config.config_id] == 6  # whole rounds of three deals
     others = [j for j in jobs if j not in (table, lone)]
     assert all(cut.games[j.config.config_id] == 4 or j.rotation == 3 for j in others)
+
+
+def test_time_left_over_plays_more_games_of_every_config() -> None:
+    plan = small_plan(games=8)
+    table = next(j for j in plan.jobs() if j.family == Family.TABLE and j.players == 2)
+    # the table's games took 0.5 s each; the other configs, unmeasured, count 0.01 s
+    played = [
+        dataclasses.replace(_trace(table.config.config_id, i), seconds=0.5)
+        for i in range(table.config.games)
+    ]
+    grown = _top_up(plan, played, RunStats(), workers=2, deadline=time.monotonic() + 100)
+    assert grown is not None
+    assert all(grown.games[cid] >= count for cid, count in plan.games.items())
+    assert sum(grown.games.values()) > sum(plan.games.values())
+    assert grown.seconds_per_game[table.config.config_id] == pytest.approx(0.5)
+    for job in grown.jobs():
+        assert job.config.games % job.rotation == 0
+    # too little time left to matter: the plan stays
+    assert _top_up(plan, played, RunStats(), workers=2, deadline=time.monotonic() + 5) is None
 
 
 def _trace(config_id: str, index: int) -> GameTrace:

@@ -1,14 +1,15 @@
 """The dossier's metrics on hand-built game traces, each against a value worked out by
 hand from the traces below (the comments show the arithmetic)."""
 
+import dataclasses
 import math
 
 import pytest
 
 from sequence_stacks.engine import EndReason
-from sequence_stacks.sim import metrics as m
-from sequence_stacks.sim.dossier_words import Metric, verdict
-from sequence_stacks.sim.intervals import (
+from sequence_stacks.sim.dossier import metrics as m
+from sequence_stacks.sim.dossier.chances import chances_from_needs
+from sequence_stacks.sim.dossier.intervals import (
     Estimate,
     Method,
     bootstrap,
@@ -16,8 +17,8 @@ from sequence_stacks.sim.intervals import (
     newcombe_difference,
     wilson,
 )
-from sequence_stacks.sim.traces import GameTrace, Move, MoveKind, Turn
-from sequence_stacks.sim.winchance import chances_from_needs
+from sequence_stacks.sim.dossier.traces import GameTrace, Move, MoveKind, Turn
+from sequence_stacks.sim.dossier.words import Metric, verdict
 
 Chances = tuple[tuple[float, ...], ...]
 
@@ -112,6 +113,24 @@ def test_turns_actions_and_minutes_count_played_turns() -> None:
     assert m.game_minutes(SKIPPY, pace) == pytest.approx((5 * 5 + 3 * 15) / 60)
 
 
+# SKIPPY with a Block window in seat 1's 4-action turn, answered once (by seat 0)
+WINDOWED = dataclasses.replace(
+    SKIPPY,
+    turns=(SKIPPY.turns[0], Turn(1, 4, windows=1, answers=1), *SKIPPY.turns[2:]),
+    block_windows=1,
+)
+
+
+def test_a_block_window_takes_its_whole_time_and_its_answers_none() -> None:
+    pace = m.Pace(turn_s=5, action_s=3, window_s=8)
+    # turns: 5+3*3=14, 5+3*(4-1)+8=22, 5+3*2=11, (skipped), 5+3*5=20, 5+3*1=8: 75 s
+    assert m.game_minutes(WINDOWED, pace) == pytest.approx(75 / 60)
+    assert pace.turn_seconds(WINDOWED.turns[1]) == 22
+    # seat 0 waits seat 1's windowed turn (22 s), then nothing; seat 1 waits 11 + 20 s
+    assert m.waits(WINDOWED, pace) == [22.0, 0.0, 31.0]
+    assert "8 s per Block window" in pace.describe()
+
+
 def test_waits_count_the_other_seats_played_turns() -> None:
     # seat 0 waits 1 turn (seat 1's), then 0 (seat 1 was skipped); seat 1 waits 2 turns
     assert m.waits(SKIPPY) == [1.0, 0.0, 2.0]
@@ -159,9 +178,24 @@ def test_lead_changes_and_when_the_game_was_decided() -> None:
     assert m.decided_point(game(None)) is None
 
 
+def test_the_winner_is_certain_once_its_chance_stays_at_95_percent() -> None:
+    late = game(0, chances=SWING)  # 0.5, 0.7, 0.2, 0.6, 1.0: certain only at the end
+    early = game(0, chances=((0.5, 0.5), (0.7, 0.3), (0.96, 0.04), (0.99, 0.01), (1.0, 0.0)))
+    dipped = game(1, chances=((0.5, 0.5), (0.0, 1.0), (0.1, 0.9), (0.0, 1.0), (0.0, 1.0)))
+    assert m.certain_point(late) == 4
+    assert m.certain_point(early) == 2
+    assert m.certain_point(dipped) == 3  # 0.9 at point 2 is below 0.95
+    assert m.certain_point(game(None)) is None
+    measure = m.certain_at([late, early, dipped, game(None)])
+    assert measure.values == (1.0, 0.5, 0.75)  # 4/4, 2/4, 3/4 of the turns played
+    assert value(measure) == pytest.approx(0.75)
+    assert m.certain_point(early, certain=0.99) == 3
+
+
 THREE = (0, 1, 2, 0)
 # At point 1: seat 0 has no chance left, seats 1 and 2 contend, seat 1 slightly ahead.
-KING_POINT = ((1 / 3,) * 3, (0.02, 0.5, 0.48), (0.01, 0.3, 0.69), (0.0, 0.2, 0.8), (0.0, 0.0, 1.0))
+# From point 1 to point 2 the winner (seat 2) rises from 0.48 to 0.69: by 0.21 >= 0.05.
+KING_POINT = ((1 / 3,) * 3, (0.01, 0.5, 0.48), (0.01, 0.3, 0.69), (0.0, 0.2, 0.8), (0.0, 0.0, 1.0))
 
 
 def _king(move: Move, winner: int = 2, chances: Chances = KING_POINT) -> GameTrace:
@@ -178,7 +212,20 @@ def test_kingmaking_moves() -> None:
     assert m.kingmaking_moves(_king(block, chances=hopeful)) == []
     # hitting the underdog is no kingmaking: at point 2 seat 1 (0.3) trails seat 2 (0.69)
     assert m.kingmaking_moves(_king(Move(2, MoveKind.STEAL_CHIP, seat=0, victim=1))) == []
-    assert m.kingmaking_moves(_king(block), no_chance=0.01) == []  # 0.02 is a chance then
+    assert m.kingmaking_moves(_king(block), no_chance=0.01) == []  # 0.01 is a chance then
+    # the winner gained only 0.03 (0.48 -> 0.51) by the end of that turn: no swing
+    flat = (*KING_POINT[:2], (0.01, 0.47, 0.51), *KING_POINT[3:])
+    assert m.kingmaking_moves(_king(block, chances=flat)) == []
+    assert m.kingmaking_moves(_king(block, chances=flat), swing=0.03) == [0]
+
+
+def test_how_hopeless_players_get() -> None:
+    # KING_POINT's turn ends but the last: 1/3 x3, (0.01, 0.5, 0.48), (0.01, 0.3, 0.69),
+    # (0.0, 0.2, 0.8): seat 0 is below 2% three times and lost (seat 2 won)
+    floor = m.chance_floor([_king(Move(1, MoveKind.BLOCK, seat=0, victim=1))])
+    assert floor == {"lowest": 0.0, "seat_turns": 12, "below": 3, "below_won": 0}
+    assert m.chance_floor([game(0)])["below"] == 0  # even chances: nobody hopeless
+    assert m.chance_floor([], 0.02)["seat_turns"] == 0
 
 
 def test_kingmade_share_of_won_games() -> None:

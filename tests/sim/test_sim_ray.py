@@ -19,7 +19,7 @@ from sequence_stacks.sim import (
     run_tasks,
     tasks_of,
 )
-from sequence_stacks.sim.dossier_plan import allocate, build_jobs
+from sequence_stacks.sim.dossier.plan import allocate, build_jobs
 
 pytest.importorskip("ray", reason="ray is not installed: pip install -e '.[ray]' to run this")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -18,8 +19,12 @@ from .dossier import DOSSIER_DESCRIPTION, DOSSIER_EXAMPLES, add_dossier_parser, 
 from .games import run_selfplay, run_watch
 from .positions import run_apply, run_legal, run_new_position, run_rules
 from .replay import run_replay
+from .review import DESCRIPTION as REVIEW_DESCRIPTION
+from .review import EXAMPLES as REVIEW_EXAMPLES
 from .review import add_review_parser, run_review
 from .simulate import add_report_parser, add_simulate_parser, run_report, run_simulate
+from .train_value import DESCRIPTION as TRAIN_VALUE_DESCRIPTION
+from .train_value import EXAMPLES as TRAIN_VALUE_EXAMPLES
 from .train_value import add_train_value_parser, run_train_value
 
 __all__ = ["build_parser", "main"]
@@ -60,43 +65,45 @@ def _formatter(prog: str) -> argparse.HelpFormatter:
     return argparse.RawDescriptionHelpFormatter(prog, max_help_position=32)
 
 
-def _add(
-    commands: argparse._SubParsersAction[argparse.ArgumentParser],
-    name: str,
-    run: Command,
-    *,
-    summary: str,
-    description: str,
-    examples: str,
-) -> argparse.ArgumentParser:
-    parser = commands.add_parser(
-        name,
-        help=summary,
-        description=description,
-        epilog="examples:\n" + examples,
-        formatter_class=_formatter,
-    )
-    parser.set_defaults(run=run)
-    return parser
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Subcommand:
+    """One subcommand: its name, what runs it, its help texts and its own options."""
+
+    name: str
+    run: Command
+    summary: str
+    description: str
+    examples: str
+    options: Callable[[argparse.ArgumentParser], None]
+    lists_bots: bool = False  # the epilog ends with the bots and what each does
+
+    def add_to(self, commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+        """Add this subcommand's parser to ``commands``."""
+        examples = self.examples + ("\n\n" + bots_help() if self.lists_bots else "")
+        parser = commands.add_parser(
+            self.name,
+            help=self.summary,
+            description=self.description,
+            epilog="examples:\n" + examples,
+            formatter_class=_formatter,
+        )
+        parser.set_defaults(run=self.run)
+        self.options(parser)
 
 
-def _add_watch(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = _add(
-        commands,
-        "watch",
-        run_watch,
-        summary="watch bots play one game, told in words",
-        description=(
-            "Play one bot-vs-bot game and print it as it happens, as a spectator sees it\n"
-            "(add --reveal to see the cards each player draws), then a table of chips."
-        ),
-        examples=(
-            "  sequence-stacks watch\n"
-            "  sequence-stacks watch --players 3 --bots greedy,random --seed 7 --delay 0\n"
-            "  sequence-stacks watch --players 2 --option max_turns=300 --record game.json\n\n"
-            + bots_help()
-        ),
-    )
+# --- each subcommand's words and options -----------------------------------------------------
+
+_WATCH: Final = """\
+Play one bot-vs-bot game and print it as it happens, as a spectator sees it
+(add --reveal to see the cards each player draws), then a table of chips."""
+
+_WATCH_EXAMPLES: Final = """\
+  sequence-stacks watch
+  sequence-stacks watch --players 3 --bots greedy,random --seed 7 --delay 0
+  sequence-stacks watch --players 2 --option max_turns=300 --record game.json"""
+
+
+def _watch_options(parser: argparse.ArgumentParser) -> None:
     add_game_options(parser, seed_help="shuffle seed (default: a random one, printed)")
     parser.add_argument("--lang", default=None, metavar="CODE", help=LANG_HELP)
     parser.add_argument(
@@ -119,24 +126,19 @@ def _add_watch(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--record", metavar="FILE", help="save the game record (JSON) to FILE")
 
 
-def _add_selfplay(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = _add(
-        commands,
-        "selfplay",
-        run_selfplay,
-        summary="play many bot-vs-bot games and summarize them",
-        description=(
-            "Play N games between named bots and print win rates by seat and by bot (with\n"
-            "95% Wilson intervals), how games ended (R31, R33), game lengths and speed.\n"
-            "The bot list cycles over the seats and rotates by one seat each game; the games\n"
-            "of one rotation share a deal, so every bot plays every seat on the same cards."
-        ),
-        examples=(
-            "  sequence-stacks selfplay --games 200 --players 2 --bots greedy,random\n"
-            "  sequence-stacks selfplay --games 50 --players 4 --json\n"
-            "  sequence-stacks selfplay --games 10 --records games/ --quiet\n\n" + bots_help()
-        ),
-    )
+_SELFPLAY: Final = """\
+Play N games between named bots and print win rates by seat and by bot (with
+95% Wilson intervals), how games ended (R31, R33), game lengths and speed.
+The bot list cycles over the seats and rotates by one seat each game; the games
+of one rotation share a deal, so every bot plays every seat on the same cards."""
+
+_SELFPLAY_EXAMPLES: Final = """\
+  sequence-stacks selfplay --games 200 --players 2 --bots greedy,random
+  sequence-stacks selfplay --games 50 --players 4 --json
+  sequence-stacks selfplay --games 10 --records games/ --quiet"""
+
+
+def _selfplay_options(parser: argparse.ArgumentParser) -> None:
     add_game_options(parser, seed_help="seed of the first game; game i uses a derived one (0)")
     parser.add_argument(
         "--games", type=int, default=100, metavar="N", help="number of games (default 100)"
@@ -153,82 +155,44 @@ def _add_selfplay(commands: argparse._SubParsersAction[argparse.ArgumentParser])
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
 
 
-def _add_simulate(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = _add(
-        commands,
-        "simulate",
-        run_simulate,
-        summary="play many games across processes into a results file",
-        description=(
-            "Play N games per config (player counts x --vary values) between named bots,\n"
-            "rotating the bots over the seats, on several processes. Each finished game is\n"
-            "one row of the results file (CSV, or Parquet for .parquet). Ctrl-C stops and\n"
-            "keeps the finished games; --resume plays only the missing ones. The rows are\n"
-            "the same whatever the number of workers (game i depends on its config and i)."
-        ),
-        examples=(
-            "  sequence-stacks simulate --players 2 --bots heuristic,greedy --games 1000\n"
-            "  sequence-stacks simulate --players 2,3,4,5,6 --bots greedy --games 500 \\\n"
-            "      --vary chip_supply=20,unlimited --out balance.parquet\n"
-            "  sequence-stacks simulate --games 2000 --out big.csv --resume\n"
-            "  sequence-stacks simulate --backend ray --address auto --games 100000\n\n"
-            + bots_help()
-        ),
-    )
-    add_simulate_parser(parser, bot_list)
+_SIMULATE: Final = """\
+Play N games per config (player counts x --vary values) between named bots,
+rotating the bots over the seats, on several processes. Each finished game is
+one row of the results file (CSV, or Parquet for .parquet). Ctrl-C stops and
+keeps the finished games; --resume plays only the missing ones. The rows are
+the same whatever the number of workers (game i depends on its config and i)."""
+
+_SIMULATE_EXAMPLES: Final = """\
+  sequence-stacks simulate --players 2 --bots heuristic,greedy --games 1000
+  sequence-stacks simulate --players 2,3,4,5,6 --bots greedy --games 500 \\
+      --vary chip_supply=20,unlimited --out balance.parquet
+  sequence-stacks simulate --games 2000 --out big.csv --resume
+  sequence-stacks simulate --backend ray --address auto --games 100000"""
+
+_REPORT: Final = """\
+Read a results file of `simulate` and write into --out: report.html (one
+self-contained, script-free page, figures embedded), the figures as PNGs
+and summary.json: win rates with Wilson intervals per bot and seat, endings,
+game lengths, chips and Blocks, action cards and winning, per config and per
+player count (nothing pooled across player counts); OpenSkill ratings. Every
+figure is titled, with its legend outside the data."""
+
+_REPORT_EXAMPLES: Final = """\
+  sequence-stacks report results.csv --out report/
+  sequence-stacks report a.csv b.parquet --out report/ --json"""
+
+_REPLAY: Final = """\
+Replay a game record: every action must be legal, and the final result and
+digest must match the record (R41). Prints 'ok: ...' and exits 0, or explains
+what is wrong and exits 2. --step prints every action and event in words."""
+
+_REPLAY_EXAMPLES: Final = """\
+  sequence-stacks replay game.json
+  sequence-stacks replay game.json --step
+  sequence-stacks replay game.json --step --seat 1   # only what seat 1 saw"""
 
 
-def _add_report(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = _add(
-        commands,
-        "report",
-        run_report,
-        summary="statistics, plots and an HTML page from a results file",
-        description=(
-            "Read a results file of `simulate` and write into --out: report.html (one\n"
-            "self-contained, script-free page, figures embedded), the figures as PNGs\n"
-            "and summary.json: win rates with Wilson intervals per bot and seat, endings,\n"
-            "game lengths, chips and Blocks, action cards and winning, per config and per\n"
-            "player count (nothing pooled across player counts); OpenSkill ratings. Every\n"
-            "figure is titled, with its legend outside the data."
-        ),
-        examples=(
-            "  sequence-stacks report results.csv --out report/\n"
-            "  sequence-stacks report a.csv b.parquet --out report/ --json"
-        ),
-    )
-    add_report_parser(parser)
-
-
-def _add_dossier(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = _add(
-        commands,
-        "dossier",
-        run_dossier_command,
-        summary="a design dossier: a variant's qualities measured with intervals, one page",
-        description=DOSSIER_DESCRIPTION,
-        examples=DOSSIER_EXAMPLES,
-    )
-    add_dossier_parser(parser)
-
-
-def _add_replay(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = _add(
-        commands,
-        "replay",
-        run_replay,
-        summary="verify a game record, or print it step by step",
-        description=(
-            "Replay a game record: every action must be legal, and the final result and\n"
-            "digest must match the record (R41). Prints 'ok: ...' and exits 0, or explains\n"
-            "what is wrong and exits 2. --step prints every action and event in words."
-        ),
-        examples=(
-            "  sequence-stacks replay game.json\n"
-            "  sequence-stacks replay game.json --step\n"
-            "  sequence-stacks replay game.json --step --seat 1   # only what seat 1 saw"
-        ),
-    )
+def _replay_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("record", metavar="RECORD", help="record file (JSON), or - for stdin")
     parser.add_argument("--step", action="store_true", help="print every action and event")
     parser.add_argument(
@@ -239,85 +203,106 @@ def _add_replay(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     )
 
 
-def _add_positions(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    legal = _add(
-        commands,
-        "legal",
-        run_legal,
-        summary="list the legal actions in a position",
-        description=(
-            "List the legal actions of every seat that may act now, one per line in action\n"
-            "notation ('seat 2: B3>1'). In a Block window every asked seat is listed."
-        ),
-        examples="  sequence-stacks legal pos.json\n  sequence-stacks legal pos.json --json",
+_LEGAL: Final = """\
+List the legal actions of every seat that may act now, one per line in action
+notation ('seat 2: B3>1'). In a Block window every asked seat is listed."""
+
+_LEGAL_EXAMPLES: Final = """\
+  sequence-stacks legal pos.json
+  sequence-stacks legal pos.json --json"""
+
+
+def _legal_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("position", metavar="POSITION", help="position file (JSON), or -")
+    parser.add_argument(
+        "--json", action="store_true", help="print {deciders, actions, ids} as JSON"
     )
-    legal.add_argument("position", metavar="POSITION", help="position file (JSON), or -")
-    legal.add_argument("--json", action="store_true", help="print {deciders, actions, ids} as JSON")
-    apply = _add(
-        commands,
-        "apply",
-        run_apply,
-        summary="apply an action to a position",
-        description=(
-            "Apply one action (in notation: B3>1, BW>new, ^R2>2, SKIP, SCARD>p2, SCHIP>p2:R,\n"
-            "'discard B3', end, block, pass) and print the new position and the events as\n"
-            "JSON. An illegal action prints 'illegal (RULE): reason' on stderr and exits 1."
-        ),
-        examples=(
-            '  sequence-stacks apply pos.json "B1>new"\n'
-            '  sequence-stacks apply pos.json "discard R4"\n'
-            "  sequence-stacks apply pos.json block --seat 2"
-        ),
-    )
-    apply.add_argument("position", metavar="POSITION", help="position file (JSON), or -")
-    apply.add_argument("action", metavar="ACTION", help="the action in notation")
-    apply.add_argument(
+
+
+_APPLY: Final = """\
+Apply one action (in notation: B3>1, BW>new, ^R2>2, SKIP, SCARD>p2, SCHIP>p2:R,
+'discard B3', end, block, pass) and print the new position and the events as
+JSON. An illegal action prints 'illegal (RULE): reason' on stderr and exits 1."""
+
+_APPLY_EXAMPLES: Final = """\
+  sequence-stacks apply pos.json "B1>new"
+  sequence-stacks apply pos.json "discard R4"
+  sequence-stacks apply pos.json block --seat 2"""
+
+
+def _apply_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("position", metavar="POSITION", help="position file (JSON), or -")
+    parser.add_argument("action", metavar="ACTION", help="the action in notation")
+    parser.add_argument(
         "--seat", type=int, metavar="N", help="the acting seat (default: the one seat to act)"
     )
-    new = _add(
-        commands,
-        "new-position",
-        run_new_position,
-        summary="print a fresh game's position as JSON",
-        description="Shuffle and deal a new game and print its position (for legal/apply).",
-        examples="  sequence-stacks new-position --players 2 --seed 5 > pos.json",
-    )
-    add_game_options(new, seed_help="shuffle seed (default 0)")
-    rules = _add(
-        commands,
-        "rules",
-        run_rules,
-        summary="print the variant options and their defaults",
-        description="Print every variant option with its default and the rule it switches.",
-        examples="  sequence-stacks rules\n  sequence-stacks watch --option chip_supply=unlimited",
-    )
-    rules.add_argument("--json", action="store_true", help="print the options as JSON")
 
 
-def _add_learning(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """The post-game review and the win-chance model it uses (#27)."""
-    from . import review, train_value  # noqa: PLC0415 - their texts live beside their code
+def _new_position_options(parser: argparse.ArgumentParser) -> None:
+    add_game_options(parser, seed_help="shuffle seed (default 0)")
 
-    add_review_parser(
-        _add(
-            commands,
-            "review",
-            run_review,
-            summary="review a finished game: win chances, turning points, mistakes",
-            description=review.DESCRIPTION,
-            examples=review.EXAMPLES,
-        )
-    )
-    add_train_value_parser(
-        _add(
-            commands,
-            "train-value",
-            run_train_value,
-            summary="make the win-chance model from self-play (resumable)",
-            description=train_value.DESCRIPTION,
-            examples=train_value.EXAMPLES,
-        )
-    )
+
+def _rules_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print the options as JSON")
+
+
+# After `serve` and `play` (each added by its own package), in the order `--help` lists them.
+_SUBCOMMANDS: Final = (
+    _Subcommand(
+        "watch", run_watch, "watch bots play one game, told in words",
+        _WATCH, _WATCH_EXAMPLES, _watch_options, lists_bots=True,
+    ),
+    _Subcommand(
+        "selfplay", run_selfplay, "play many bot-vs-bot games and summarize them",
+        _SELFPLAY, _SELFPLAY_EXAMPLES, _selfplay_options, lists_bots=True,
+    ),
+    _Subcommand(
+        "simulate", run_simulate, "play many games across processes into a results file",
+        _SIMULATE, _SIMULATE_EXAMPLES, lambda parser: add_simulate_parser(parser, bot_list),
+        lists_bots=True,
+    ),
+    _Subcommand(
+        "report", run_report, "statistics, plots and an HTML page from a results file",
+        _REPORT, _REPORT_EXAMPLES, add_report_parser,
+    ),
+    _Subcommand(
+        "dossier", run_dossier_command,
+        "a design dossier: a variant's qualities measured with intervals, one page",
+        DOSSIER_DESCRIPTION, DOSSIER_EXAMPLES, add_dossier_parser,
+    ),
+    _Subcommand(
+        "replay", run_replay, "verify a game record, or print it step by step",
+        _REPLAY, _REPLAY_EXAMPLES, _replay_options,
+    ),
+    _Subcommand(
+        "legal", run_legal, "list the legal actions in a position",
+        _LEGAL, _LEGAL_EXAMPLES, _legal_options,
+    ),
+    _Subcommand(
+        "apply", run_apply, "apply an action to a position",
+        _APPLY, _APPLY_EXAMPLES, _apply_options,
+    ),
+    _Subcommand(
+        "new-position", run_new_position, "print a fresh game's position as JSON",
+        "Shuffle and deal a new game and print its position (for legal/apply).",
+        "  sequence-stacks new-position --players 2 --seed 5 > pos.json", _new_position_options,
+    ),
+    _Subcommand(
+        "rules", run_rules, "print the variant options and their defaults",
+        "Print every variant option with its default and the rule it switches.",
+        "  sequence-stacks rules\n  sequence-stacks watch --option chip_supply=unlimited",
+        _rules_options,
+    ),
+    # The post-game review and the win-chance model it uses (#27).
+    _Subcommand(
+        "review", run_review, "review a finished game: win chances, turning points, mistakes",
+        REVIEW_DESCRIPTION, REVIEW_EXAMPLES, add_review_parser,
+    ),
+    _Subcommand(
+        "train-value", run_train_value, "make the win-chance model from self-play (resumable)",
+        TRAIN_VALUE_DESCRIPTION, TRAIN_VALUE_EXAMPLES, add_train_value_parser,
+    ),
+)  # fmt: skip
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -337,14 +322,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_serve_parser(commands)
     add_play_parser(commands)
-    _add_watch(commands)
-    _add_selfplay(commands)
-    _add_simulate(commands)
-    _add_report(commands)
-    _add_dossier(commands)
-    _add_replay(commands)
-    _add_positions(commands)
-    _add_learning(commands)
+    for subcommand in _SUBCOMMANDS:
+        subcommand.add_to(commands)
     return parser
 
 

@@ -155,9 +155,10 @@ def add_dossier_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--pace",
         type=_floats,
-        default=[5.0, 3.0],
-        metavar="TURN_S,ACTION_S",
-        help="seconds to start a turn and per action, for minutes at the table (default 5,3)",
+        default=[5.0, 3.0, 8.0],
+        metavar="TURN_S,ACTION_S[,WINDOW_S]",
+        help="seconds to start a turn, per action and per Block window, for minutes at the "
+        "table (default 5,3,8: 8 s is a Block window at the online table's relaxed pace)",
     )
     parser.add_argument("--title", default="Sequence Stacks design dossier", help="the page title")
     parser.add_argument("--quiet", action="store_true", help="no progress bar or summary")
@@ -223,6 +224,8 @@ def run_dossier_command(args: argparse.Namespace) -> int:
     """Play, measure and write the dossier."""
     if args.workers < 1:
         raise CliError("--workers must be at least 1")
+    if len(args.pace) > 3:
+        raise CliError("--pace takes up to three numbers: TURN_S,ACTION_S,WINDOW_S")
     plan = _plan(args.plan) if args.plan else None
     spec = plan.spec if plan is not None else _spec(args)
     bar = _Bar(args.quiet)
@@ -236,7 +239,7 @@ def run_dossier_command(args: argparse.Namespace) -> int:
                 backend=args.backend,
                 address=args.address,
                 progress=bar,
-                pace=Pace(*args.pace[:2]) if len(args.pace) >= 2 else Pace(args.pace[0]),
+                pace=Pace(*args.pace[:3]),
                 title=args.title,
             )
     except DossierError as error:

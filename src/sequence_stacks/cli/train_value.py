@@ -16,9 +16,7 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
-from sequence_stacks.sim.value_fit import TrainConfig
-from sequence_stacks.sim.value_run import DEFAULT_GAMES, report_markdown, run_pipeline
-from sequence_stacks.sim.value_run import Progress as Callbacks
+from sequence_stacks.sim.value_config import DEFAULT_GAMES, TrainConfig
 
 from .common import CliError, make_console
 from .simulate import player_counts_arg
@@ -138,6 +136,13 @@ def add_train_value_parser(parser: argparse.ArgumentParser) -> None:
 
 def run_train_value(args: argparse.Namespace) -> int:
     """Run (or resume) the pipeline with a progress bar; print the report's tables."""
+    try:  # numpy: the sim extra, loaded only by the command that trains
+        from sequence_stacks.sim.value_run import Progress as Callbacks  # noqa: PLC0415
+        from sequence_stacks.sim.value_run import report_markdown, run_pipeline  # noqa: PLC0415
+    except ModuleNotFoundError as error:
+        raise CliError(
+            f"train-value needs {error.name or 'numpy'}: pip install 'sequence-stacks[sim]'"
+        ) from error
     counts: list[int] = args.players
     quick = dict.fromkeys(DEFAULT_GAMES, 200) if args.quick else {}
     games = {count: {**DEFAULT_GAMES, **quick, **args.games}[count] for count in counts}

@@ -38,7 +38,7 @@ from sequence_stacks.engine import (
 )
 
 from .encoding import FloatArray, encoder_for
-from .text import view_text
+from .text import ansi_text
 
 __all__ = ["ENV_ID", "SequenceStacksEnv", "register"]
 
@@ -163,9 +163,7 @@ class SequenceStacksEnv(gymnasium.Env[FloatArray, np.int64]):
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode; pass 'ansi'.")
             return None
-        if self._state is None:
-            return "no game yet: call reset()"
-        return view_text(observe(self._state, self.seat))
+        return ansi_text(self._state, self.seat)
 
     # --- helpers --------------------------------------------------------------------
 

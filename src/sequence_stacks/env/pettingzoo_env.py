@@ -52,7 +52,7 @@ from sequence_stacks.engine import (
 )
 
 from .encoding import encoder_for
-from .text import view_text
+from .text import ansi_text
 
 __all__ = ["env", "raw_env"]
 
@@ -216,9 +216,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode; pass 'ansi'.")
             return None
-        if self._state is None:
-            return "no game yet: call reset()"
-        return view_text(observe(self._state, None))
+        return ansi_text(self._state, None)
 
     def close(self) -> None:
         """Release nothing: the environment holds no outside resources."""

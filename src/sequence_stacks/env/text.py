@@ -10,36 +10,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+import sequence_stacks.engine.events as ev
 from sequence_stacks.engine import (
     CARD_KIND,
     COLOUR_NAMES,
     DrawReason,
     Event,
+    State,
     View,
     card_text,
     kind_text,
-)
-from sequence_stacks.engine.events import (
-    BlockAnswered,
-    BlockWindowOpened,
-    CardPlayed,
-    CardsDrawn,
-    CardStolen,
-    ChipStolen,
-    ChipTaken,
-    Discarded,
-    GameEnded,
-    PileBlocked,
-    PileCompleted,
-    Reshuffled,
-    ReversePlayed,
-    SkipPlayed,
-    TurnEnded,
-    TurnSkipped,
-    TurnStarted,
+    observe,
 )
 
-__all__ = ["event_text", "view_text"]
+__all__ = ["ansi_text", "event_text", "view_text"]
 
 
 def _kinds(cards: Sequence[int]) -> str:
@@ -102,60 +86,68 @@ def _from(from_discard: bool) -> str:
 
 def event_text(event: Event) -> str:  # noqa: PLR0911 - one short sentence per event type
     """One sentence for an event, cards in notation (empty for an ordinary end of turn)."""
-    if isinstance(event, TurnStarted):
+    if isinstance(event, ev.TurnStarted):
         return f"{_player(event.seat)}'s turn (turn {event.turn_number})."
-    if isinstance(event, TurnSkipped):
+    if isinstance(event, ev.TurnSkipped):
         return f"{_player(event.seat)} is skipped."
-    if isinstance(event, Reshuffled):
+    if isinstance(event, ev.Reshuffled):
         return f"The pool ({event.card_count} cards) is shuffled into a new draw pile."
-    if isinstance(event, CardsDrawn):
+    if isinstance(event, ev.CardsDrawn):
         shown = f": {', '.join(map(card_text, event.cards))}" if event.cards else ""
         plural = "card" if event.count == 1 else "cards"
         return f"{_player(event.seat)} {_DRAWN[event.reason]} {event.count} {plural}{shown}."
-    if isinstance(event, CardPlayed):
+    if isinstance(event, ev.CardPlayed):
         where = f"{COLOUR_NAMES[event.colour]} pile {event.pile + 1}"
         return (
             f"{_player(event.seat)} plays {card_text(event.card)}{_from(event.from_discard)} "
             f"on {where} (now {event.pile_count})."
         )
-    if isinstance(event, SkipPlayed | ReversePlayed):
-        name = "a Skip" if isinstance(event, SkipPlayed) else "a Reverse"
+    if isinstance(event, ev.SkipPlayed | ev.ReversePlayed):
+        name = "a Skip" if isinstance(event, ev.SkipPlayed) else "a Reverse"
         return f"{_player(event.seat)} plays {name}{_from(event.from_discard)}."
-    if isinstance(event, CardStolen):
+    if isinstance(event, ev.CardStolen):
         return (
             f"{_player(event.seat)} steals {card_text(event.stolen)} from "
             f"{_player(event.victim)}'s discard pile."
         )
-    if isinstance(event, ChipStolen):
+    if isinstance(event, ev.ChipStolen):
         colour = COLOUR_NAMES[event.colour]
         return f"{_player(event.seat)} steals a {colour} chip from {_player(event.victim)}."
     return _late_event_text(event)
 
 
 def _late_event_text(event: Event) -> str:  # noqa: PLR0911 - one short sentence per event type
-    if isinstance(event, BlockWindowOpened):
+    if isinstance(event, ev.BlockWindowOpened):
         colour = COLOUR_NAMES[event.colour]
         return f"{_player(event.completer)} completes a {colour} sequence; opponents may block."
-    if isinstance(event, BlockAnswered):
+    if isinstance(event, ev.BlockAnswered):
         answer = {None: "answers", True: "answers block", False: "answers pass"}[event.blocked]
         return f"{_player(event.seat)} {answer}."
-    if isinstance(event, PileBlocked):
+    if isinstance(event, ev.PileBlocked):
         return (
             f"{_player(event.blocker)} blocks! The {COLOUR_NAMES[event.colour]} sequence is lost."
         )
-    if isinstance(event, PileCompleted):
+    if isinstance(event, ev.PileCompleted):
         return f"The {COLOUR_NAMES[event.colour]} sequence goes to the pool."
-    if isinstance(event, ChipTaken):
+    if isinstance(event, ev.ChipTaken):
         colour = COLOUR_NAMES[event.colour]
         if event.taken:
             return f"{_player(event.seat)} takes a {colour} chip."
         return f"No {colour} chip is left in the supply for {_player(event.seat)}."
-    if isinstance(event, Discarded):
+    if isinstance(event, ev.Discarded):
         return f"{_player(event.seat)} discards {card_text(event.card)}."
-    if isinstance(event, TurnEnded):
+    if isinstance(event, ev.TurnEnded):
         return "" if event.discarded else f"{_player(event.seat)} ends the turn with no cards."
-    if isinstance(event, GameEnded):
+    if isinstance(event, ev.GameEnded):
         if event.winner is not None:
             return f"{_player(event.winner)} wins!"
         return f"The game ends with no winner ({event.reason.replace('_', ' ')})."
     raise TypeError(f"not an event: {event!r}")
+
+
+def ansi_text(state: State | None, seat: int | None) -> str:
+    """What an adapter's ``render()`` shows in ``ansi`` mode: the view of ``seat``
+    (None: a spectator's), or how to start when there is no game yet."""
+    if state is None:
+        return "no game yet: call reset()"
+    return view_text(observe(state, seat))

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import os
 import socket
 import time
@@ -19,6 +18,7 @@ from starlette.applications import Starlette
 
 from .accounts import Accounts, GameRecorder, SeatBook
 from .config import ServerSettings
+from .heap import HeapKeeper
 from .notify import Mailer, MailSettings, Notifier, Pusher, load_vapid, new_vapid_pem, vapid_of_pem
 from .play import Gate, OpenGate, TableNews, TableService, TableWatcher
 from .review import Reviews
@@ -44,7 +44,6 @@ __all__ = [
 ]
 
 _POSTGRES: Final = ("postgresql://", "postgres://")
-GC_THRESHOLD: Final = 50_000
 
 
 def is_postgres_url(database: str) -> bool:
@@ -168,15 +167,14 @@ def create_app(
         reviews.games = service
         app.state.reviews = reviews
         await service.start()
-        if config.freeze_heap:
-            gc.collect()
-            gc.freeze()
-            # A table's game makes few reference cycles: collect the young generation
-            # after this many new container objects, not 700 (docs/server.md, Load).
-            gc.set_threshold(GC_THRESHOLD, 20, 100)
+        heap = HeapKeeper() if config.freeze_heap else None
+        if heap is not None:
+            heap.start()
         try:
             yield
         finally:
+            if heap is not None:
+                heap.stop()
             await reviews.close()
             await service.close()
             await notifier.drain()

@@ -12,6 +12,18 @@ __all__ = ["ENV_PREFIX", "ServerSettings"]
 ENV_PREFIX: Final = "SEQUENCE_STACKS_"
 
 
+# Settings that must be above zero (each read from the environment as a float).
+_POSITIVE: Final = (
+    "create_per_minute",
+    "sit_per_minute",
+    "listing_idle",
+    "empty_listing_idle",
+    "adopt_interval",
+    "signup_per_minute",
+    "signin_per_minute",
+)
+
+
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
 class ServerSettings:
     """Everything the web server can be told; all times are in seconds.
@@ -37,9 +49,10 @@ class ServerSettings:
         max_message_bytes: larger client messages are refused and the socket closed.
         rate_per_second, rate_burst: per-connection token bucket for client messages.
         freeze_heap: once started (tables loaded), move every object then alive out of
-            the garbage collector's reach (``gc.freeze()``). The imported modules and
-            loaded tables are then never scanned again, which cuts the collector's
-            pauses, the main source of the latency tail under load (docs/server.md).
+            the garbage collector's reach (``gc.freeze()``), and afterwards what
+            survives each collection (:mod:`sequence_stacks.server.heap`), so the
+            collector never walks the tables' states again between its rare full
+            collections: its pauses were the latency tail under load (docs/server.md).
             ``sequence-stacks serve`` turns it on; tests leave it off.
         compression: accept WebSocket permessage-deflate when a client asks for it
             (browsers do). Off by default: frames (1-2 kB of JSON each, a few a
@@ -127,15 +140,7 @@ class ServerSettings:
             raise ValueError(f"port {self.port} is outside 0-65535")
         if self.max_message_bytes < 256 or self.rate_burst < 1 or self.rate_per_second <= 0:
             raise ValueError("message size must be at least 256 bytes and rate limits positive")
-        for name in (
-            "create_per_minute",
-            "sit_per_minute",
-            "listing_idle",
-            "empty_listing_idle",
-            "adopt_interval",
-            "signup_per_minute",
-            "signin_per_minute",
-        ):
+        for name in _POSITIVE:
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive, not {getattr(self, name)!r}")
         if min(self.create_burst, self.sit_burst, self.signup_burst, self.signin_burst) < 1:
@@ -179,16 +184,7 @@ class ServerSettings:
 
 
 _FLOATS: Final = {"turn_timeout", "block_timeout", "grace_period", "heartbeat_interval"}
-_FLOATS_EXTRA: Final = {
-    "rate_per_second",
-    "create_per_minute",
-    "sit_per_minute",
-    "listing_idle",
-    "empty_listing_idle",
-    "adopt_interval",
-    "signup_per_minute",
-    "signin_per_minute",
-}
+_FLOATS_EXTRA: Final = {"rate_per_second", *_POSITIVE}
 _INTS: Final = {
     "port",
     "max_message_bytes",

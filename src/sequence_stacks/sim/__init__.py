@@ -8,12 +8,26 @@ processes into a :class:`ResultsWriter` (CSV or Parquet, resumable), and
 :func:`write_report` renders a results file as statistics, PNG plots and HTML.
 :func:`run_dossier` measures a rule variant's qualities (fairness, length, skill, drama,
 card worth, kingmaking) with intervals from traced games (:class:`GameTrace`) and
-writes a design dossier; :class:`WinChance` is the estimate its drama figures follow.
+writes a design dossier (the :mod:`.dossier` package); :class:`WinChance` is the
+estimate its drama figures follow.
 """
 
-from .dossier import DossierError, DossierOutcome, DossierProgress, run_dossier, write_dossier
-from .dossier_plan import DossierSpec, Plan
-from .metrics import Pace
+from .dossier import (
+    ChipsWinChance,
+    DossierError,
+    DossierOutcome,
+    DossierProgress,
+    DossierSpec,
+    GameTrace,
+    ModelWinChance,
+    Plan,
+    WinChance,
+    play_trace,
+    read_traces,
+    run_dossier,
+    write_dossier,
+)
+from .dossier.metrics import Pace
 from .play import BotError, play_game
 from .players import PlayerSpec, Restriction, make_player
 from .report import analyse, rate_bots, write_report
@@ -38,8 +52,6 @@ from .selfplay import (
     summarize,
     wilson_interval,
 )
-from .traces import GameTrace, play_trace, read_traces
-from .winchance import ChipsWinChance, WinChance
 
 __all__ = [
     "COLUMNS",
@@ -51,6 +63,7 @@ __all__ = [
     "DossierSpec",
     "GameRow",
     "GameTrace",
+    "ModelWinChance",
     "Pace",
     "Plan",
     "PlayerSpec",

@@ -29,6 +29,7 @@ import numpy.typing as npt
 
 from sequence_stacks.bots.winchance import Layer, Network, feature_names
 
+from .value_config import TrainConfig
 from .value_data import Positions
 
 __all__ = [
@@ -47,27 +48,6 @@ _CLIP: Final = 1e-7
 _BINS: Final = 10
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class TrainConfig:
-    """How a network is trained.
-
-    Attributes:
-        hidden: the widths of the hidden layers.
-        epochs: at most this many passes over the training rows.
-        batch: rows per Adam step.
-        learning_rate: Adam's step size (halved after an epoch that did not improve).
-        weight_decay: L2 penalty on the weights (not the biases).
-        patience: stop after this many epochs without a better validation loss.
-        seed: the initial weights and the order of the rows.
-    """
-
-    hidden: tuple[int, ...] = (64,)
-    epochs: int = 15
-    batch: int = 1024
-    learning_rate: float = 2e-3
-    weight_decay: float = 2e-3
-    patience: int = 3
-    seed: int = 0
 
 
 @dataclasses.dataclass(slots=True)

@@ -26,13 +26,11 @@ from sequence_stacks.bots.winchance import Network, WinChanceModel
 
 from .value_data import SHARD_GAMES, Positions, load_positions, write_shards
 from .value_figure import reliability_figure
-from .value_fit import Calibration, TrainConfig, calibration, predict, train_network
+from .value_config import DEFAULT_GAMES, TrainConfig
+from .value_fit import Calibration, calibration, predict, train_network
 
 __all__ = ["DEFAULT_GAMES", "Progress", "report_markdown", "run_pipeline"]
 
-# Games per player count: about 1.5-2.5 million positions each (a larger table gives
-# more positions per game, so fewer games).
-DEFAULT_GAMES: Final = {2: 20_000, 3: 12_000, 4: 8_000, 5: 6_000, 6: 5_000}
 
 
 @dataclasses.dataclass(slots=True)

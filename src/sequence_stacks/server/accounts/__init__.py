@@ -10,9 +10,10 @@ does: the composition root (``server/app.py``) hands it the tables' news.
 
 from .names import AVATARS
 from .passkeys import Site
+from .profile import Channel, NoticeKind, default_prefs, prefs_of
 from .ratings import BOT_RATINGS, GROUPS, GameRecorder, group_of, record_game
 from .seats import SeatBook
-from .service import Accounts, Channel, Devices, NoticeKind, SignedIn, default_prefs, prefs_of
+from .service import Accounts, Devices, SignedIn
 from .tokens import Sealer
 
 __all__ = [

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import enum
-import re
 import secrets
 import time
 from collections.abc import Mapping
@@ -20,53 +18,13 @@ from sequence_stacks.server.store import Account, AccountStore, Credential, Sess
 from . import passkeys
 from .names import account_name, valid_avatar, valid_language
 from .passkeys import Site
+from .profile import Profiles, code_invalid, default_prefs, name_taken
 from .tokens import Sealer, code_hash, device_code, link_code, new_key, secret_hash
 
-__all__ = [
-    "Accounts",
-    "Channel",
-    "Devices",
-    "NoticeKind",
-    "SignedIn",
-    "default_prefs",
-]
+__all__ = ["Accounts", "Devices", "SignedIn"]
 
 SESSION_DAYS: Final = 180
 DEVICE_CODE_SECONDS: Final = 600.0  # a code shown on the first device
-RECOVERY_SECONDS: Final = 1800.0  # a code sent by e-mail to add a device
-EMAIL_CODE_SECONDS: Final = 86400.0
-_EMAIL: Final = re.compile(r"^[^@\s]{1,64}@[^@\s]{1,255}\.[^@\s]{2,63}$")
-
-
-class NoticeKind(enum.StrEnum):
-    """What a player can be told away from the table, each of which can be turned off."""
-
-    TURN = "turn"  # it is your turn
-    WINDOW = "window"  # a Block window asks you
-    OVER = "over"  # a game of yours is over
-
-
-class Channel(enum.StrEnum):
-    """How a notice reaches a player who is not at the table."""
-
-    PUSH = "push"
-    EMAIL = "email"
-
-
-def default_prefs() -> dict[str, dict[str, bool]]:
-    """Every notice on every channel (a channel is used only once set up)."""
-    return {kind.value: {channel.value: True for channel in Channel} for kind in NoticeKind}
-
-
-def prefs_of(account: Account) -> dict[str, dict[str, bool]]:
-    """An account's preferences, the defaults filled in."""
-    prefs = default_prefs()
-    for kind, channels in account.prefs.items():
-        if kind in prefs and isinstance(channels, Mapping):
-            for channel, on in channels.items():
-                if channel in prefs[kind] and isinstance(on, bool):
-                    prefs[kind][channel] = on
-    return prefs
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -89,15 +47,7 @@ def _signed_out() -> Refusal:
     return Refusal(RefusalCode.SIGNED_OUT, "sign in first")
 
 
-def _code_invalid() -> Refusal:
-    return Refusal(
-        RefusalCode.CODE_INVALID,
-        "that code or link is unknown, used or expired",
-        detail={"key": "refused.code_invalid", "args": {}},
-    )
-
-
-class Accounts:
+class Accounts(Profiles):
     """Players who are remembered (see the module's docstring)."""
 
     def __init__(self, store: AccountStore) -> None:
@@ -126,7 +76,7 @@ class Accounts:
         valid_avatar(avatar)
         valid_language(language)
         if await asyncio.to_thread(self.store.name_taken, key):
-            raise _name_taken()
+            raise name_taken()
         account_id = secrets.token_urlsafe(12)
         options, challenge = passkeys.create_options(
             site, user_id=account_id, name=clean, exclude=[]
@@ -155,7 +105,7 @@ class Accounts:
         )
         credential = _credential(made, account.account_id, label, now)
         if not await asyncio.to_thread(self.store.create_account, account, credential):
-            raise _name_taken()
+            raise name_taken()
         return await self._session(account, made.credential_id, label, old_cookie)
 
     # --- signing in ---------------------------------------------------------------------
@@ -194,25 +144,16 @@ class Accounts:
 
     async def device_code(self, account: Account) -> str:
         """A one-time code (ten minutes) that lets another device add a passkey."""
-        code = device_code()
-        await asyncio.to_thread(
-            self.store.put_code,
-            code_hash(code),
-            "device",
-            account.account_id,
-            {},
-            DEVICE_CODE_SECONDS,
-        )
-        return code
+        return await self._keep_code(device_code(), "device", account, {}, DEVICE_CODE_SECONDS)
 
     async def begin_link(self, site: Site, code: str) -> dict[str, Any]:
         """The options to make a passkey for the account a device code names."""
         found = await asyncio.to_thread(self.store.peek_code, code_hash(code), "device")
         if found is None or found[0] is None:
-            raise _code_invalid()
+            raise code_invalid()
         account = await asyncio.to_thread(self.store.account, found[0])
         if account is None:
-            raise _code_invalid()
+            raise code_invalid()
         known = await asyncio.to_thread(self.store.credentials_of, account.account_id)
         options, challenge = passkeys.create_options(
             site,
@@ -234,7 +175,7 @@ class Accounts:
         if taken is not None and taken[0] is not None:
             account = await asyncio.to_thread(self.store.account, taken[0])
         if account is None:
-            raise _code_invalid()
+            raise code_invalid()
         credential = _credential(made, account.account_id, label, time.time())
         await asyncio.to_thread(self.store.add_credential, credential)
         return await self._session(account, made.credential_id, label, old_cookie)
@@ -290,110 +231,6 @@ class Accounts:
             )
         await asyncio.to_thread(self.store.remove_credential, account.account_id, credential_id)
 
-    # --- the profile --------------------------------------------------------------------
-
-    async def update_profile(
-        self, account: Account, *, name: str, avatar: str, language: str, never_block: bool
-    ) -> Account:
-        """Change the name, avatar, language and standing Block answer."""
-        clean, key = account_name(name)
-        changed = await asyncio.to_thread(
-            self.store.update_profile,
-            account.account_id,
-            name=clean,
-            name_key=key,
-            avatar=valid_avatar(avatar),
-            language=valid_language(language),
-            never_block=never_block,
-        )
-        if not changed:
-            raise _name_taken()
-        return await self._reread(account)
-
-    async def set_prefs(self, account: Account, prefs: Mapping[str, Any]) -> Account:
-        """Turn notices on or off, by kind and channel."""
-        clean = default_prefs()
-        for kind, channels in prefs.items():
-            if kind not in clean or not isinstance(channels, Mapping):
-                raise Refusal(RefusalCode.BAD_REQUEST, f"no notice {kind!r}")
-            for channel, on in channels.items():
-                if channel not in clean[kind] or not isinstance(on, bool):
-                    raise Refusal(RefusalCode.BAD_REQUEST, f"no channel {channel!r}")
-                clean[kind][channel] = on
-        await asyncio.to_thread(self.store.set_prefs, account.account_id, clean)
-        return await self._reread(account)
-
-    async def unsubscribe(self, token: str, kind: str | None) -> Account:
-        """Stop e-mails of one kind (or all) for the account an unsubscribe link names;
-        no sign-in needed, the link's long token is the proof."""
-        if not token or len(token) > 100:
-            raise _code_invalid()
-        account = await asyncio.to_thread(self.store.account_by_unsubscribe, token)
-        if account is None:
-            raise _code_invalid()
-        prefs = prefs_of(account)
-        kinds = [NoticeKind(kind)] if kind in set(NoticeKind) else list(NoticeKind)
-        for each in kinds:
-            prefs[each.value][Channel.EMAIL.value] = False
-        await asyncio.to_thread(self.store.set_prefs, account.account_id, prefs)
-        return await self._reread(account)
-
-    # --- e-mail -------------------------------------------------------------------------
-
-    async def set_email(self, account: Account, email: str | None) -> str | None:
-        """Set (unverified) or remove the address; the code that verifies it."""
-        if email is None or not email.strip():
-            await asyncio.to_thread(self.store.set_email, account.account_id, None, verified=False)
-            return None
-        address = email.strip()
-        if not _EMAIL.match(address):
-            raise Refusal(
-                RefusalCode.BAD_REQUEST,
-                "that is not an e-mail address",
-                detail={"key": "account.email_invalid", "args": {}},
-            )
-        await asyncio.to_thread(self.store.set_email, account.account_id, address, verified=False)
-        code = link_code()
-        await asyncio.to_thread(
-            self.store.put_code,
-            code_hash(code),
-            "email",
-            account.account_id,
-            {"email": address},
-            EMAIL_CODE_SECONDS,
-        )
-        return code
-
-    async def verify_email(self, code: str) -> Account:
-        """Mark the address a code was sent to as verified (if it is still the one set)."""
-        found = await asyncio.to_thread(self.store.take_code, code_hash(code), "email")
-        account = None
-        if found is not None and found[0] is not None:
-            account = await asyncio.to_thread(self.store.account, found[0])
-        if account is None or found is None or account.email != found[1].get("email"):
-            raise _code_invalid()
-        await asyncio.to_thread(
-            self.store.set_email, account.account_id, account.email, verified=True
-        )
-        return await self._reread(account)
-
-    async def recovery_code(self, email: str) -> tuple[Account, str] | None:
-        """For a verified address, an account and a code (by e-mail only) that adds a
-        device to it; None otherwise (the caller answers the same either way)."""
-        account = await asyncio.to_thread(self.store.account_by_email, email.strip())
-        if account is None:
-            return None
-        code = link_code()
-        await asyncio.to_thread(
-            self.store.put_code,
-            code_hash(code),
-            "device",
-            account.account_id,
-            {},
-            RECOVERY_SECONDS,
-        )
-        return account, code
-
     # --- helpers ------------------------------------------------------------------------
 
     async def _keep(self, challenge: str, purpose: str, data: Mapping[str, Any]) -> None:
@@ -424,26 +261,8 @@ class Accounts:
         await asyncio.to_thread(self.store.add_session, row, replaces=old)
         return SignedIn(account, cookie)
 
-    async def _reread(self, account: Account) -> Account:
-        return await self.account(account.account_id)
-
-    async def account(self, account_id: str) -> Account:
-        """An account as stored now; refused (404) when there is none."""
-        found = await asyncio.to_thread(self.store.account, account_id)
-        if found is None:
-            raise Refusal(RefusalCode.NOT_FOUND, "there is no such player")
-        return found
-
 
 def _credential(made: passkeys.NewPasskey, account_id: str, label: str, now: float) -> Credential:
     return Credential(
         made.credential_id, account_id, made.public_key, made.sign_count, label, now, now
-    )
-
-
-def _name_taken() -> Refusal:
-    return Refusal(
-        RefusalCode.NAME_TAKEN,
-        "another player already has that name",
-        detail={"key": "account.name_taken", "args": {}},
     )

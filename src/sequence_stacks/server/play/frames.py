@@ -8,19 +8,22 @@ from collections.abc import Sequence
 from typing import Any
 
 from sequence_stacks.bots import BOT_NAMES
+from sequence_stacks.engine import View
 
 from .codec import dumps
 from .commands import CHAT_PHRASES
-from .entries import Op
+from .entries import Op, TableStatus
 from .protocol import (
     ack_frame,
     chat_frame,
     lobby_dict,
+    observed,
     presence_frame,
     sync_frame,
     timer_dict,
     update_frame,
-    view_dicts,
+    view_changes,
+    view_data,
 )
 from .runtime import Runtime, Subscriber
 from .table import Entry
@@ -41,7 +44,8 @@ class Frames:
         """Everything a connection needs to draw the table (see ``sync_frame``)."""
         table = runtime.table
         seat = subscriber.seat
-        frame = sync_frame(
+        runtime.views[seat] = (table.version, observed(table, [seat])[seat])
+        return sync_frame(
             table,
             seat,
             connected=runtime.connected(),
@@ -51,17 +55,13 @@ class Frames:
             bots=BOT_NAMES,
             notation=subscriber.notation,
         ) | {"chat": list(CHAT_PHRASES)}
-        runtime.views[seat] = (table.version, frame["view"])
-        return frame
 
     def broadcast(self, runtime: Runtime, entry: Entry) -> None:
         """One entry to every connection, as the seat its token holds now hears of it
         (R36): one frame per seat (and one for spectators), encoded once, with only
         what changed since the version before (docs/protocol.md)."""
         table = runtime.table
-        lobby = lobby_dict(table, runtime.connected())
-        changed_lobby = lobby if lobby != runtime.lobby_sent else None
-        runtime.lobby_sent = lobby
+        changed_lobby = _changed_lobby(runtime, entry)
         timer = timer_dict(runtime.schedule.timer(table))
         # A seat that changed hands may be watched by a connection that held another.
         whole = entry.effects.seats_changed or entry.op is Op.START
@@ -70,15 +70,15 @@ class Frames:
             (sub, holders.get(sub.token_hash) if sub.token_hash else None)
             for sub in runtime.subscribers
         ]
-        rendered = view_dicts(table, list(dict.fromkeys(seat for _, seat in subscribers)))
+        rendered = observed(table, list(dict.fromkeys(seat for _, seat in subscribers)))
         texts: dict[tuple[int | None, bool], str] = {}
-        views: dict[int | None, tuple[int, dict[str, Any] | None]] = {}
+        views: dict[int | None, tuple[int, View | None]] = {}
         for subscriber, seat in subscribers:
             key = (seat, subscriber.notation and entry.op is Op.START)
             text = texts.get(key)
             if text is None:
                 view = rendered[seat]
-                changes = None if whole else _changes(runtime.views.get(seat), view, entry)
+                before = None if whole else _before(runtime.views.get(seat), view, entry)
                 views[seat] = (entry.version, view)
                 frame = update_frame(
                     table,
@@ -86,8 +86,10 @@ class Frames:
                     seat,
                     lobby=changed_lobby,
                     timer=timer,
-                    view=view,
-                    changes=changes,
+                    view=None if view is None or before is not None else view_data(table, view),
+                    changes=None
+                    if view is None or before is None
+                    else view_changes(table, before, view),
                     notation=key[1],
                 )
                 text = texts[key] = dumps(frame)
@@ -109,14 +111,32 @@ class Frames:
             subscriber.send_text(text)
 
 
-def _changes(
-    before: tuple[int, dict[str, Any] | None] | None, view: dict[str, Any] | None, entry: Entry
-) -> dict[str, Any] | None:
-    """The view's fields that differ from the seat's view at the version before, or
-    None (send it whole) when that view is not known or either has no game."""
-    if before is None or view is None:
+def _changed_lobby(runtime: Runtime, entry: Entry) -> dict[str, Any] | None:
+    """The table's public facts if they changed since the last update, else None.
+    A move in a running game that goes on changes none of them but who is connected
+    (seats, game, settings and options change by other entries; the result and the
+    standings when the game ends), so then only that is compared."""
+    table = runtime.table
+    connected = runtime.connected()
+    sent = runtime.lobby_sent
+    if (
+        sent is not None
+        and entry.op is Op.ACT
+        and sent["status"] == TableStatus.PLAYING
+        and table.status == TableStatus.PLAYING
+        and sent["game"] == table.game_no
+        and [seat["connected"] for seat in sent["seats"]] == connected
+    ):
         return None
-    version, old = before
-    if old is None or version != entry.version - 1:
+    lobby = lobby_dict(table, connected)
+    runtime.lobby_sent = lobby
+    return lobby if lobby != sent else None
+
+
+def _before(sent: tuple[int, View | None] | None, view: View | None, entry: Entry) -> View | None:
+    """The seat's view at the version before ``entry`` (its update then sends only what
+    changed), or None (send it whole) when that view is not known or either has no game."""
+    if sent is None or view is None:
         return None
-    return {name: value for name, value in view.items() if old.get(name) != value}
+    version, old = sent
+    return old if version == entry.version - 1 else None

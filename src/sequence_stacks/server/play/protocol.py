@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final, assert_never
 
 from sequence_stacks.engine import (
+    Action,
     Event,
     GameRecord,
     Replay,
@@ -54,6 +55,8 @@ __all__ = [
     "sync_frame",
     "timer_dict",
     "update_frame",
+    "view_changes",
+    "view_data",
     "view_dict",
 ]
 
@@ -110,19 +113,47 @@ def view_dicts(
 ) -> dict[int | None, dict[str, Any] | None]:
     """:func:`view_dict` of several viewers, the fields everyone sees computed once
     (``observe_seats``)."""
+    return {
+        viewer: None if view is None else view_data(table, view)
+        for viewer, view in observed(table, viewers).items()
+    }
+
+
+def observed(table: Table, viewers: Sequence[int | None]) -> dict[int | None, View | None]:
+    """Each viewer's view of the current game (``observe_seats``), or None."""
     state = table.state
     if state is None:
         return dict.fromkeys(viewers)
-    found: dict[int | None, dict[str, Any] | None] = {}
-    for viewer, view in zip(viewers, observe_seats(state, list(viewers)), strict=True):
-        data = {name: getattr(view, name) for name in _VIEW_FIELDS}
-        data["settings"] = table.settings_dict
-        data["phase"] = view.phase.key
-        result = view.result
-        if result is not None:
-            data["result"] = result.to_dict()
-        found[viewer] = data
-    return found
+    return dict(zip(viewers, observe_seats(state, list(viewers)), strict=True))
+
+
+def view_data(table: Table, view: View) -> dict[str, Any]:
+    """A view as :func:`view_dict` writes it."""
+    data = {name: getattr(view, name) for name in _VIEW_FIELDS}
+    data["settings"] = table.settings_dict
+    data["phase"] = view.phase.key
+    result = view.result
+    if result is not None:
+        data["result"] = result.to_dict()
+    return data
+
+
+def view_changes(table: Table, before: View, after: View) -> dict[str, Any]:
+    """The fields of ``after`` that differ from ``before``, as :func:`view_data` writes
+    them: compared on the views themselves, so no dict of the whole view is made."""
+    changes: dict[str, Any] = {}
+    for name in _VIEW_FIELDS:
+        value = getattr(after, name)
+        if value != getattr(before, name):
+            changes[name] = value
+    if "settings" in changes:
+        changes["settings"] = table.settings_dict
+    if "phase" in changes:
+        changes["phase"] = after.phase.key
+    if "result" in changes:
+        result = after.result
+        changes["result"] = None if result is None else result.to_dict()
+    return changes
 
 
 def action_table(table: Table, viewer: int | None) -> list[str] | None:
@@ -161,9 +192,10 @@ def entry_dict(
     notation: str | None = None
     fields: dict[str, Any] | None = None
     if action is not None:
-        hidden = action.type in ANSWERS and entry.seat != viewer and not full
-        notation = "answer" if hidden else action.notation()
-        fields = None if hidden else action_fields(action, piles_per_colour)
+        if action.type in ANSWERS and entry.seat != viewer and not full:
+            notation = "answer"
+        else:
+            notation, fields = _action_shown(action, piles_per_colour)
     events = [
         event_dict(event if full else event_for(event, viewer), piles_per_colour)
         for event in entry.events
@@ -180,6 +212,13 @@ def entry_dict(
         "message": _entry_message(entry, timed_out=timed_out),
         "events": events,
     }
+
+
+@functools.lru_cache(maxsize=4096)
+def _action_shown(action: Action, piles_per_colour: int) -> tuple[str, dict[str, Any]]:
+    """An action's notation and fields, made once and shared by every frame that
+    carries it (the dict is never to be changed)."""
+    return action.notation(), action_fields(action, piles_per_colour)
 
 
 @functools.lru_cache(maxsize=1024)

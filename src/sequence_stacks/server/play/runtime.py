@@ -9,6 +9,8 @@ import logging
 from collections.abc import Mapping
 from typing import Any, Protocol
 
+from sequence_stacks.engine import View
+
 from .entries import SeatKind
 from .schedule import Schedule
 from .table import Table
@@ -76,9 +78,7 @@ class Runtime:
     chatted: dict[int, float] = dataclasses.field(default_factory=dict)
     hinted: dict[int, float] = dataclasses.field(default_factory=dict)
     waiting: dict[int, list[tuple[Subscriber, str]]] = dataclasses.field(default_factory=dict)
-    views: dict[int | None, tuple[int, dict[str, Any] | None]] = dataclasses.field(
-        default_factory=dict
-    )
+    views: dict[int | None, tuple[int, View | None]] = dataclasses.field(default_factory=dict)
     lobby_sent: dict[str, Any] | None = None
 
     def present(self) -> list[bool]:

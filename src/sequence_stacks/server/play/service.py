@@ -20,21 +20,20 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
-from sequence_stacks.engine import GameRecord, Settings, SettingsError, action_space, observe
-from sequence_stacks.engine.settings import OptionsConflictError
+from sequence_stacks.engine import GameRecord, action_space, observe
 from sequence_stacks.server.config import ServerSettings
-from sequence_stacks.server.store import ListingCursor, Storage, TableRow
+from sequence_stacks.server.store import ListingCursor, Storage
 
 from . import commands
-from .entries import SeatKind, TableStatus
+from .archive import Archive
 from .frames import Frames
 from .gate import Gate, OpenGate
 from .hints import hint_bot, reason
 from .hooks import NoWatcher, TableWatcher, news_of
-from .options import ANIMALS, DEFAULT_PACE, Pace, TableName, TableOptions, free_name
+from .listing import LISTING_PAGE, VISIBILITIES, Listing
 from .pipeline import Pipeline
 from .prepare import prepare_command
-from .protocol import hint_frame, lobby_dict, refused_frame, replay_frame, stand_in_summary
+from .protocol import hint_frame, lobby_dict, refused_frame, stand_in_summary
 from .refusals import Refusal, RefusalCode
 from .runtime import Runtime, Subscriber, hash_token
 from .schedule import Thinker
@@ -46,9 +45,6 @@ __all__ = ["LISTING_PAGE", "VISIBILITIES", "TableService"]
 
 CHAT_GAP: Final = 2.0  # seconds between two quick-chat phrases of one seat
 HINT_GAP: Final = 3.0  # seconds between two hints of one seat
-VISIBILITIES: Final = ("public", "unlisted")
-LISTING_PAGE: Final = 50
-_NAMES_SCANNED: Final = 500  # listed tables whose names a new public table avoids
 
 
 class TableService:
@@ -78,7 +74,8 @@ class TableService:
             thinker=self._thinker,
         )
         self.frames = Frames()
-        self._naming = asyncio.Lock()
+        self.listing = Listing(storage, settings)
+        self.archive = Archive(self.tables)
         self.watcher = watcher or NoWatcher()
         self.pipeline = Pipeline(
             storage,
@@ -127,86 +124,16 @@ class TableService:
         pace: str | None = None,
         turn_hours: int | None = None,
     ) -> str:
-        """Create a table with validated engine settings and its own options (its
-        ``pace``, its turn time in hours if it is turn-based; a friendly name no listed
-        table has); return its id."""
-        if visibility not in VISIBILITIES:
-            raise Refusal(RefusalCode.BAD_REQUEST, "visibility is 'public' or 'unlisted'")
-        try:
-            settings = Settings.from_dict(options)
-        except OptionsConflictError as error:
-            raise Refusal(RefusalCode.BAD_REQUEST, str(error), detail=_conflict(error)) from None
-        except (SettingsError, TypeError) as error:
-            raise Refusal(RefusalCode.BAD_REQUEST, str(error)) from None
-        try:
-            chosen = Pace(pace) if pace is not None else DEFAULT_PACE
-        except ValueError:
-            paces = ", ".join(repr(p.value) for p in Pace)
-            raise Refusal(RefusalCode.BAD_REQUEST, f"pace is one of {paces}") from None
-        table_id = secrets.token_urlsafe(9)
-        async with self._naming:  # two tables made at once never take one name
-            name = await self._free_name(visibility)
-            try:
-                table_options = TableOptions(pace=chosen, name=name, turn_hours=turn_hours)
-            except ValueError as error:
-                raise Refusal(RefusalCode.BAD_REQUEST, str(error)) from None
-            empty = {"kind": SeatKind.EMPTY.value}
-            row = TableRow(
-                table_id=table_id,
-                created_at=time.time(),
-                visibility=visibility,
-                settings=settings.to_dict(),
-                summary={"seats": [empty] * settings.player_count, "game": 0},
-                options=table_options.to_dict(),
-            )
-            await asyncio.to_thread(self.storage.create_table, row)
-        return table_id
-
-    async def _free_name(self, visibility: str) -> TableName:
-        """A name for a new table: for a public one, one that no listed table has."""
-        pick = secrets.randbelow(len(ANIMALS))
-        if visibility != "public":
-            return TableName(ANIMALS[pick])
-        since = time.time() - self.settings.listing_idle
-        rows = await asyncio.to_thread(
-            self.storage.listed_tables, since=since, limit=_NAMES_SCANNED
+        """Create a table (see :meth:`.listing.Listing.create`); return its id."""
+        return await self.listing.create(
+            options, visibility=visibility, pace=pace, turn_hours=turn_hours
         )
-        taken = {name for row in rows if (name := _name_of(row)) is not None}
-        return free_name(taken, pick)
 
     def public_tables(
         self, *, limit: int = LISTING_PAGE, before: ListingCursor | None = None
     ) -> dict[str, Any]:
-        """One page of the public list, most recently active first: tables in the lobby
-        or playing, changed within ``listing_idle``, where a person sits, or nobody sits
-        yet and it is not ``empty_listing_idle`` old (a game of bots alone is not
-        listed); ``next`` is the following page's cursor (None on the last page)."""
-        now = time.time()
-        since = now - self.settings.listing_idle
-        kept: list[TableRow] = []
-        cursor, more = before, True
-        while more and len(kept) <= limit:
-            rows = self.storage.listed_tables(since=since, limit=limit + 1, before=cursor)
-            more = len(rows) > limit
-            if rows:
-                cursor = ListingCursor(rows[-1].updated_at, rows[-1].table_id)
-            kept += [row for row in rows if self._listable(row, now)]
-        page = kept[:limit]
-        last = page[-1] if page else None
-        after = ListingCursor(last.updated_at, last.table_id) if last else None
-        return {
-            "tables": [_listed(row) for row in page],
-            "next": after.text() if after and (len(kept) > limit or more) else None,
-        }
-
-    def _listable(self, row: TableRow, now: float) -> bool:
-        """Whether a public row found by the listing query is shown (#24)."""
-        kinds = [seat.get("kind") for seat in row.summary.get("seats", [])]
-        if SeatKind.HUMAN in kinds:
-            return True
-        if row.status == TableStatus.PLAYING:
-            return False  # bots playing on their own: nobody to join or watch
-        return row.updated_at >= now - self.settings.empty_listing_idle
+        """One page of the public list (see :meth:`.listing.Listing.page`)."""
+        return self.listing.page(limit=limit, before=before)
 
     async def lobby(self, table_id: str) -> dict[str, Any]:
         """A table's public facts: from memory where it is loaded, else from storage."""
@@ -379,73 +306,23 @@ class TableService:
                 return
             await self.pipeline.submit(runtime, payload, ack=(subscriber, command.id))
 
-    # --- replays ---------------------------------------------------------------------
+    # --- games played (replays, reviews) ----------------------------------------------
 
     async def replay(
         self, table_id: str, game: int, step: int | None, token: str | None
     ) -> dict[str, Any]:
-        """One step of a game: a seat's view while it runs, everything once it is over;
-        from memory where the table is loaded, else from storage."""
-        runtime = self.tables.current(table_id)
-        if runtime is not None:
-            async with runtime.lock:
-                table = runtime.table
-                found = _game(table, game, token)
-        else:
-            table = await self.tables.read(table_id)
-            found = _game(table, game, token)
-        record, seat, over = found
-        total = len(record.actions)
-        chosen = total if step is None else max(0, min(step, total))
-        return replay_frame(record, table.settings, chosen, seat, over=over)
-
-    # --- finished games, for their reviews (#27) ------------------------------------
+        """One step of a game (see :meth:`.archive.Archive.replay`)."""
+        return await self.archive.replay(table_id, game, step, token)
 
     async def finished_game(
         self, table_id: str, game: int
     ) -> tuple[GameRecord, tuple[int, ...]] | None:
-        """Game ``game`` of the table and the seats people held in it (a bot standing
-        in for an away player keeps that seat a person's), if the game is over."""
-        try:
-            table = await self._table_now(table_id)
-            record, _, over = _game(table, game, None)
-        except Refusal:
-            return None
-        if not over:
-            return None
-        people = tuple(
-            index
-            for index, seat in enumerate(table.seats)
-            if seat.kind == SeatKind.HUMAN or seat.away_hash is not None
-        )
-        return record, people
+        """A finished game and its people (see :meth:`.archive.Archive.finished_game`)."""
+        return await self.archive.finished_game(table_id, game)
 
     async def review_viewer(self, table_id: str, game: int, token: str | None) -> int | None:
-        """The seat the token holds now at the table (None: a spectator), for game
-        ``game``'s review; refused when there is no such game or it is not over."""
-        table = await self._table_now(table_id)
-        _, seat, over = _game(table, game, token)
-        if not over:
-            raise Refusal(RefusalCode.GAME_RUNNING, "the game is not over: its review comes after")
-        return seat
-
-    async def _table_now(self, table_id: str) -> Table:
-        """The table as it is: from memory where it is loaded, else from storage."""
-        runtime = self.tables.current(table_id)
-        if runtime is None:
-            return await self.tables.read(table_id)
-        async with runtime.lock:
-            return runtime.table
-
-
-def _game(table: Table, game: int, token: str | None) -> tuple[Any, int | None, bool]:
-    """Game ``game``'s record, the seat the token holds, whether the game is over."""
-    if not 1 <= game <= table.game_no:
-        raise Refusal(RefusalCode.NOT_FOUND, f"there is no game {game} at this table")
-    seat = table.seat_of(hash_token(token)) if token else None
-    record = table.games[game - 1].record(table.settings)
-    over = game < table.game_no or table.status == TableStatus.OVER
-    return record, seat, over
+        """Who reads a game's review (see :meth:`.archive.Archive.review_viewer`)."""
+        return await self.archive.review_viewer(table_id, game, token)
 
 
 def _throttle(last: dict[int, float], seat: int, now: float, gap: float, what: str) -> None:
@@ -453,36 +330,6 @@ def _throttle(last: dict[int, float], seat: int, now: float, gap: float, what: s
     if now - last.get(seat, -math.inf) < gap:
         raise Refusal(RefusalCode.RATE_LIMITED, f"one {what} every {gap:g} s")
     last[seat] = now
-
-
-def _conflict(error: OptionsConflictError) -> dict[str, Any]:
-    """A refused combination of options as a message (#24): ``settings.<code>`` naming
-    the options involved, which the lobby words with its own labels."""
-    first, *rest = error.options
-    return {
-        "key": f"settings.{error.code}",
-        "args": {"option": first, "other_option": rest[0] if rest else first},
-    }
-
-
-def _name_of(row: TableRow) -> TableName | None:
-    """A stored table's name (None for one stored before tables had names)."""
-    try:
-        return TableOptions.from_dict(row.options).name
-    except ValueError:
-        return None
-
-
-def _listed(row: TableRow) -> dict[str, Any]:
-    """A public table as the lobby lists it."""
-    return {
-        "id": row.table_id,
-        "status": row.status,
-        "players": row.settings.get("player_count"),
-        "seats": row.summary.get("seats", []),
-        "game": row.summary.get("game", 0),
-        "options": dict(row.options),
-    }
 
 
 def _new_seed() -> int:

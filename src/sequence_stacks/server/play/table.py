@@ -49,7 +49,8 @@ from .entries import (
 )
 from .options import TableOptions
 from .refusals import Refusal, RefusalCode
-from .seats import GameArchive, Seat, Tally, bot_seat, clean_name, same_name, standings
+from .seating import Seating
+from .seats import GameArchive, Seat, Tally, bot_seat, standings
 
 __all__ = [
     "ANSWERS",
@@ -99,7 +100,7 @@ class Entry:
     effects: Effects = _NOTHING
 
 
-class Table:
+class Table(Seating):
     """A table's seats and games, rebuilt from and extended by log entries."""
 
     def __init__(self, row: TableRow) -> None:
@@ -144,103 +145,17 @@ class Table:
             return TableStatus.LOBBY
         return TableStatus.OVER if self.state.is_over else TableStatus.PLAYING
 
-    def seat_of(self, token_hash: str | None) -> int | None:
-        """Return the seat a human token hash holds now, or None."""
-        if token_hash is None:
-            return None
-        for index, seat in enumerate(self.seats):
-            if seat.kind == SeatKind.HUMAN and seat.token_hash == token_hash:
-                return index
-        return None
-
-    def holders(self) -> dict[str | None, int]:
-        """Every human seat by the token hash that holds it now."""
-        return {
-            seat.token_hash: index
-            for index, seat in enumerate(self.seats)
-            if seat.kind == SeatKind.HUMAN and seat.token_hash is not None
-        }
-
-    def claim_of(self, token_hash: str) -> int | None:
-        """Return the seat a bot holds for the player of this token hash, or None.
-
-        Such a seat was handed to a bot because its player was away (``replace``),
-        not given up (``leave``), and its game is still running or just over.
-        """
-        if self.state is None:
-            return None
-        for index, seat in enumerate(self.seats):
-            if seat.kind == SeatKind.BOT and seat.away_hash == token_hash:
-                return index
-        return None
-
     def summary(self) -> dict[str, Any]:
         """Public facts for the lobby list."""
         return {"seats": [seat.public() for seat in self.seats], "game": self.game_no}
 
     # --- preparing (validate, build the payload; nothing changes) -------------------
 
-    def prepare_sit(
-        self, name: str, seat: int | None, token_hash: str, *, never_block: bool = False
-    ) -> Sit:
-        """Take an empty seat (the first one when ``seat`` is None) before a game;
-        ``never_block`` is the player's standing answer, kept at turn-based tables only."""
-        clean = clean_name(name)
-        self._require_between_games("take a seat")
-        chosen = self._empty_seat(seat)
-        taken = (other.name for other in self.seats if other.kind != SeatKind.EMPTY)
-        if any(same_name(clean, other) for other in taken):
-            raise Refusal(
-                RefusalCode.NAME_TAKEN, f"someone at this table is already called {clean!r}"
-            )
-        standing = True if never_block and self.options.turn_based else None
-        return Sit(chosen, clean, token_hash, standing)
-
-    def prepare_leave(self, seat: int, bot: str) -> Leave:
-        """Leave a seat: empty between games, a bot takes it over during one."""
-        self._require_seat_kind(seat, SeatKind.HUMAN, "only a seated player can leave")
-        return Leave(seat, bot)
-
-    def prepare_add_bot(self, seat: int | None, bot: str, bot_names: Iterable[str]) -> AddBot:
-        """Put a bot of strength ``bot`` in an empty seat before a game."""
-        if bot not in set(bot_names):
-            raise Refusal(RefusalCode.BAD_REQUEST, f"unknown bot {bot!r}")
-        self._require_between_games("add a bot")
-        return AddBot(self._empty_seat(seat), bot)
-
-    def _empty_seat(self, seat: int | None) -> int:
-        if seat is None:
-            seat = next((i for i, s in enumerate(self.seats) if s.kind == SeatKind.EMPTY), None)
-            if seat is None:
-                raise Refusal(RefusalCode.TABLE_FULL, "every seat is taken")
-        self._require_seat_kind(seat, SeatKind.EMPTY, "that seat is not empty")
-        return seat
-
-    def prepare_remove_bot(self, seat: int) -> RemoveBot:
-        """Take a bot out of its seat before a game."""
-        self._require_between_games("remove a bot")
-        self._require_seat_kind(seat, SeatKind.BOT, "there is no bot in that seat")
-        return RemoveBot(seat)
-
     def prepare_start(self, seed: int, bot: str) -> Start:
         """Start the first game or a rematch; empty seats get ``bot`` bots."""
         if self.status == TableStatus.PLAYING:  # a second Start, or a double click
             raise Refusal(RefusalCode.GAME_STARTED, "the game has already started")
         return Start(self.game_no + 1, seed, bot)
-
-    def prepare_replace(self, seat: int, bot: str) -> Replace:
-        """Hand an absent player's seat to a bot during a game (grace period over)."""
-        if self.status != TableStatus.PLAYING:
-            raise Refusal(RefusalCode.BAD_REQUEST, "seats are only handed to bots during a game")
-        self._require_seat_kind(seat, SeatKind.HUMAN, "only a player's seat can go to a bot")
-        return Replace(seat, bot)
-
-    def prepare_reclaim(self, seat: int) -> Reclaim:
-        """Give a seat back from its stand-in bot to the player who was away."""
-        if not 0 <= seat < len(self.seats) or self.seats[seat].away_hash is None:
-            raise Refusal(RefusalCode.BAD_REQUEST, "no player can take that seat back")
-        self._require_seat_kind(seat, SeatKind.BOT, "that seat is not held by a bot")
-        return Reclaim(seat)
 
     def prepare_act(self, seat: int, action: Action | int) -> Act:
         """Check a game action (or an id of the seat's action space) with the engine;
@@ -268,35 +183,10 @@ class Table:
         except EngineError as error:
             raise Refusal(RefusalCode.ILLEGAL, str(error), "R37") from None
 
-    def _never_blocks(self, seat: int) -> bool:
-        """True for a person at a turn-based table whose standing answer is "never block"."""
-        found = self.seats[seat] if 0 <= seat < len(self.seats) else None
-        return (
-            self.options.turn_based
-            and found is not None
-            and found.kind == SeatKind.HUMAN
-            and found.never_block
-        )
-
-    def is_practice_for(self, seat: int) -> bool:
-        """True when ``seat`` plays alone against bots (every other seat is a bot):
-        a practice game, where hints are offered (#15)."""
-        return all(s.kind == SeatKind.BOT for i, s in enumerate(self.seats) if i != seat)
-
     def standings(self) -> list[dict[str, Any]] | None:
         """A finished game's final ranking (see :func:`standings`); None while no game
         has ended."""
         return None if self.state is None else standings(self.state, self.tallies)
-
-    def _require_between_games(self, what: str) -> None:
-        if self.status == TableStatus.PLAYING:
-            raise Refusal(RefusalCode.GAME_RUNNING, f"cannot {what} while a game is being played")
-
-    def _require_seat_kind(self, seat: int, kind: SeatKind, reason: str) -> None:
-        if not 0 <= seat < len(self.seats):
-            raise Refusal(RefusalCode.BAD_REQUEST, f"there is no seat {seat} at this table")
-        if self.seats[seat].kind != kind:
-            raise Refusal(RefusalCode.BAD_REQUEST, reason)
 
     # --- applying (deterministic; entries were prepared before they were stored) ----
 

@@ -10,9 +10,9 @@ The post-game reviews (#27) are kept beside the tables: :class:`ReviewStore` (SQ
 PostgreSQL) and :class:`MemoryReviews`, both a :class:`ReviewBook`.
 """
 
-from .accounts import (
+from .accounts import AccountStore
+from .accounts.records import (
     Account,
-    AccountStore,
     Credential,
     GameResult,
     PushSubscription,

@@ -53,12 +53,7 @@ class MemoryStorage:
     ) -> concurrent.futures.Future[None]:
         """Append at once and return the finished future."""
         future: concurrent.futures.Future[None] = concurrent.futures.Future()
-        try:
-            self.append(table_id, entry, status=status, summary=summary)
-        except Exception as error:  # handed to the waiter
-            future.set_exception(error)
-        else:
-            future.set_result(None)
+        self._append_into(future, table_id, entry, status=status, summary=summary)
         return future
 
     def commit_async(
@@ -66,13 +61,25 @@ class MemoryStorage:
     ) -> asyncio.Future[None]:
         """Append at once and return the finished future (on the running loop)."""
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._append_into(future, table_id, entry, status=status, summary=summary)
+        return future
+
+    def _append_into(
+        self,
+        future: concurrent.futures.Future[None] | asyncio.Future[None],
+        table_id: str,
+        entry: LogEntry,
+        *,
+        status: str,
+        summary: Mapping[str, Any] | None,
+    ) -> None:
+        """Append at once; the future finishes with the outcome (an error handed to it)."""
         try:
             self.append(table_id, entry, status=status, summary=summary)
         except Exception as error:  # handed to the waiter
             future.set_exception(error)
         else:
             future.set_result(None)
-        return future
 
     def table(self, table_id: str) -> TableRow | None:
         """Return a table's row, or None."""

@@ -10,13 +10,11 @@ and :class:`MemoryReviews` keeps them in a dict for the in-memory storage.
 
 from __future__ import annotations
 
-import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from typing import Any, Protocol
+from collections.abc import Mapping
+from typing import Protocol
 
-from .records import StorageUnavailableError
+from .sql import SqlDatabase
 
 __all__ = ["MemoryReviews", "ReviewBook", "ReviewStore", "review_schema"]
 
@@ -85,46 +83,24 @@ class MemoryReviews:
 
 class ReviewStore:
     """The reviews table of one SQLite or PostgreSQL database (migrated by its
-    storage); every call is one transaction on one connection, under a lock."""
+    storage); every call is one transaction of its :class:`~.sql.SqlDatabase`."""
 
-    def __init__(
-        self,
-        connect: Callable[[], Any],
-        *,
-        postgres: bool,
-        unavailable: tuple[type[BaseException], ...] = (),
-    ) -> None:
-        self._connect = connect
-        self.postgres = postgres
-        self._unavailable = unavailable
-        self._db: Any = None
-        self._lock = threading.Lock()
+    def __init__(self, sql: SqlDatabase) -> None:
+        self._sql = sql
 
     @classmethod
     def sqlite(cls, path: str) -> ReviewStore:
         """The reviews of a SQLite database file."""
-
-        def connect() -> sqlite3.Connection:
-            db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-            db.execute("PRAGMA busy_timeout=10000")
-            return db
-
-        return cls(connect, postgres=False)
+        return cls(SqlDatabase.sqlite(path))
 
     @classmethod
     def for_postgres(cls, url: str) -> ReviewStore:
         """The reviews of a PostgreSQL database."""
-        import psycopg  # noqa: PLC0415 - only with PostgreSQL
-
-        return cls(
-            lambda: psycopg.connect(url, autocommit=True, connect_timeout=5),
-            postgres=True,
-            unavailable=(psycopg.OperationalError,),
-        )
+        return cls(SqlDatabase.postgresql(url))
 
     def save(self, table_id: str, game: int, reviews: Mapping[int, str], now: float) -> None:
         """See :class:`ReviewBook`."""
-        with self._tx() as run:
+        with self._sql.transaction() as run:
             for viewer, review in reviews.items():
                 run(
                     "INSERT INTO reviews VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
@@ -133,48 +109,20 @@ class ReviewStore:
 
     def load(self, table_id: str, game: int, viewer: int) -> str | None:
         """See :class:`ReviewBook`."""
-        with self._tx() as run:
-            found = run(
-                "SELECT review FROM reviews WHERE table_id = ? AND game = ? AND viewer = ?",
-                (table_id, game, viewer),
-            ).fetchone()
-        return None if found is None else str(found[0])
+        return self._sql.one(
+            "SELECT review FROM reviews WHERE table_id = ? AND game = ? AND viewer = ?",
+            (table_id, game, viewer),
+            lambda row: str(row[0]),
+        )
 
     def viewers(self, table_id: str, game: int) -> list[int]:
         """See :class:`ReviewBook`."""
-        with self._tx() as run:
-            found = run(
-                "SELECT viewer FROM reviews WHERE table_id = ? AND game = ? ORDER BY viewer",
-                (table_id, game),
-            ).fetchall()
-        return [int(row[0]) for row in found]
+        return self._sql.all(
+            "SELECT viewer FROM reviews WHERE table_id = ? AND game = ? ORDER BY viewer",
+            (table_id, game),
+            lambda row: int(row[0]),
+        )
 
     def close(self) -> None:
         """Close the connection (a later call opens another)."""
-        with self._lock:
-            if self._db is not None:
-                self._db.close()
-                self._db = None
-
-    @contextmanager
-    def _tx(self) -> Iterator[Callable[[str, Sequence[Any]], Any]]:
-        """One transaction; ``?`` marks become ``%s`` on PostgreSQL."""
-        with self._lock:
-            try:
-                if self._db is None or getattr(self._db, "closed", False):
-                    self._db = self._connect()
-                db = self._db
-                if self.postgres:
-                    with db.transaction():
-                        yield lambda sql, values: db.execute(sql.replace("?", "%s"), values)
-                    return
-                db.execute("BEGIN IMMEDIATE")
-                try:
-                    yield db.execute
-                except BaseException:
-                    db.execute("ROLLBACK")
-                    raise
-                db.execute("COMMIT")
-            except self._unavailable as error:
-                self._db = None
-                raise StorageUnavailableError(str(error).splitlines()[0]) from None
+        self._sql.close()

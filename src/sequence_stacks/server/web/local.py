@@ -25,12 +25,13 @@ import sequence_stacks
 from sequence_stacks.bots import BOT_NAMES
 from sequence_stacks.engine import observe
 from sequence_stacks.engine.catalog import catalog
-from sequence_stacks.i18n import LANGUAGES, translation
+from sequence_stacks.i18n import translation
 from sequence_stacks.server.play.tutorial import LEARNER, LESSONS, lesson_state, try_move
 from sequence_stacks.server.play.vocabulary import server_vocabulary
 
 from .bundle import SourceBundle, build_source_bundle
-from .pages import STATIC_DIR, VARY, page, reader_language
+from .middleware import SITE_DIRECTIVES
+from .pages import STATIC_DIR, VARY, document, in_languages, page, reader_language
 from .responses import NO_STORE, cached, frozen
 from .runtime import Runtime, find_runtime
 
@@ -43,24 +44,14 @@ __all__ = [
     "tutorial_answers",
 ]
 
-# The page's own policy: the site's (middleware.CONTENT_SECURITY_POLICY), with one
+# The page's own policy: the site's directives (middleware.SITE_DIRECTIVES), with one
 # Trusted Types policy of its own, which lets only its engine's worker and the service
 # worker load as scripts (localengine.js). No WebAssembly runs in the page itself.
 LOCAL_PAGE_POLICY: Final = "; ".join(
     (
-        "default-src 'self'",
-        "script-src 'self'",
-        "style-src 'self'",
-        "img-src 'self' data:",
-        "connect-src 'self'",
-        "font-src 'self'",
+        *SITE_DIRECTIVES,
         "worker-src 'self'",
         "manifest-src 'self'",
-        "object-src 'none'",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-        "require-trusted-types-for 'script'",
         "trusted-types sequence-stacks-local",
     )
 )
@@ -79,7 +70,6 @@ WORKER_POLICY: Final = "; ".join(
 )
 _REVALIDATE: Final = {"Cache-Control": "no-cache"}
 _FOREVER: Final = {"Cache-Control": "public, max-age=31536000, immutable"}
-_HTML_LANG: Final = '<html lang="en"'
 _BUILD_MARK: Final = "/* build */"
 _ICONS: Final = (
     ("icon-192.png", "192x192", "any"),
@@ -174,10 +164,11 @@ def device_assets(runtime_dir: str = "", release: str = "") -> DeviceAssets:
         *precache,
     ):
         digest.update(part.encode() + b"\0")
-    for name in (*static, *(path.name for path in STATIC_DIR.glob("*.html"))):
+    pages = (path.relative_to(STATIC_DIR).as_posix() for path in STATIC_DIR.glob("**/*.html"))
+    for name in (*static, *pages):
         digest.update((STATIC_DIR / name).read_bytes())
-    for document in (tutorial_answers(), frozen(catalog() | server_vocabulary())):
-        digest.update(document[1].encode())
+    for answer in (tutorial_answers(), frozen(catalog() | server_vocabulary())):
+        digest.update(answer[1].encode())
     version = digest.hexdigest()[:16]
     build = {
         "version": version,
@@ -211,7 +202,7 @@ def _local_pages(
 ) -> dict[str, str]:
     """/local in each language, with where its runtime and source are, and the bots it
     offers (the server's default one first: a new seat's bot)."""
-    template = (STATIC_DIR / "local.html").read_text(encoding="utf-8")
+    template = document("local.html")
     filled = {
         "runtime": runtime_url,
         "stdlib": stdlib_url,
@@ -224,7 +215,7 @@ def _local_pages(
             raise ValueError(f"local.html must have {empty}")
         filled_in = f'<meta name="sequence-stacks-{name}" content="{value}">'
         template = template.replace(empty, filled_in)
-    return {code: template.replace(_HTML_LANG, f'<html lang="{code}"', 1) for code in LANGUAGES}
+    return in_languages(template)
 
 
 async def local_page(request: Request) -> Response:

@@ -13,28 +13,34 @@ from sequence_stacks.server.play import Refusal, RefusalCode
 from .responses import error_response
 from .transport import RAW_SEND
 
-__all__ = ["CONTENT_SECURITY_POLICY", "CheckOrigin", "KeepRawSend", "SecurityHeaders"]
+__all__ = [
+    "CONTENT_SECURITY_POLICY",
+    "SITE_DIRECTIVES",
+    "CheckOrigin",
+    "KeepRawSend",
+    "SecurityHeaders",
+]
 
-# Every HTTP response (pages, API, static files, errors) carries these: no inline
-# script or style, nothing from another origin, no framing (docs/server.md, Security).
-CONTENT_SECURITY_POLICY: Final = "; ".join(
-    (
-        "default-src 'self'",
-        "script-src 'self'",
-        "style-src 'self'",
-        "img-src 'self' data:",
-        "connect-src 'self'",
-        "font-src 'self'",
-        "object-src 'none'",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-        # The browser itself refuses any string handed to the HTML parser or to eval;
-        # the one policy allowed makes nothing but the service worker's own URL (#26).
-        "require-trusted-types-for 'script'",
-        "trusted-types service-worker",
-    )
+# What every page's policy holds: no inline script or style, nothing from another
+# origin, no framing; the browser itself refuses any string handed to the HTML parser
+# or to eval (Trusted Types: each policy names the one Trusted Types policy it allows).
+SITE_DIRECTIVES: Final = (
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "font-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "require-trusted-types-for 'script'",
 )
+# Every HTTP response (pages, API, static files, errors) carries this one (docs/server.md,
+# Security): its one Trusted Types policy makes nothing but the service worker's own URL
+# (#26).
+CONTENT_SECURITY_POLICY: Final = "; ".join((*SITE_DIRECTIVES, "trusted-types service-worker"))
 _ALWAYS_HEADERS: Final = (
     (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
     (b"x-content-type-options", b"nosniff"),

@@ -1,9 +1,20 @@
 """The HTML pages, each in the reader's language (``<html lang>`` set before any
-script runs), and how a reader's language is chosen."""
+script runs), and how a reader's language is chosen.
+
+A page's file in ``static/`` holds what is its own: its head lines (title, script,
+anything more), then its ``<body>``. :func:`document` puts it in the one shell every
+page shares (``static/parts/page.html``: doctype, charset, viewport, the stylesheet,
+an empty icon unless the page names its own) and fills each ``<!-- part: NAME -->``
+with ``static/parts/NAME.html`` (the lobby link, the language menu, the rules dialog,
+the pace menu, the plain header of a page with no link home, the board's hand and its
+Block answers).
+"""
 
 from __future__ import annotations
 
 import asyncio
+import functools
+import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Final
@@ -18,12 +29,23 @@ from sequence_stacks.server.store import StorageUnavailableError
 
 from .responses import NO_STORE
 
-__all__ = ["LANGUAGE_COOKIE", "STATIC_DIR", "VARY", "page", "reader_language", "table_page"]
+__all__ = [
+    "LANGUAGE_COOKIE",
+    "STATIC_DIR",
+    "VARY",
+    "document",
+    "in_languages",
+    "page",
+    "reader_language",
+    "table_page",
+]
 
 STATIC_DIR: Final = Path(__file__).resolve().parent.parent / "static"
 LANGUAGE_COOKIE: Final = "lang"
 VARY: Final = "Cookie, Accept-Language"
 _HTML_LANG: Final = '<html lang="en"'
+_PART: Final = re.compile(r"<!-- part: ([a-z]+) -->")
+_DEFAULT_ICON: Final = '  <link rel="icon" href="data:,">\n'
 
 Endpoint = Callable[[Request], Awaitable[Response]]
 
@@ -38,12 +60,39 @@ def reader_language(request: Request) -> str:
     )
 
 
+@functools.cache
+def document(name: str) -> str:
+    """The whole English document of the page ``name`` (see the module's docstring)."""
+    own = (STATIC_DIR / name).read_text(encoding="utf-8")
+    head, body_tag, body = own.partition("<body")
+    if not body_tag:
+        raise ValueError(f"{name} must have a <body>")
+    shell = _read_part("page")
+    if 'rel="icon"' in head:
+        shell = shell.replace(_DEFAULT_ICON, "")
+    own_parts = {"head": head.strip(), "body": (body_tag + body).rstrip()}
+    return _filled(_PART.sub(lambda found: own_parts[found[1]], shell))
+
+
+def _filled(text: str) -> str:
+    """``text`` with every ``<!-- part: NAME -->`` replaced by that part, filled too."""
+    return _PART.sub(lambda found: _filled(_read_part(found[1])), text)
+
+
+def _read_part(name: str) -> str:
+    return (STATIC_DIR / "parts" / f"{name}.html").read_text(encoding="utf-8").rstrip("\n")
+
+
+def in_languages(text: str) -> dict[str, str]:
+    """A document in each language: its ``<html lang>`` set to the language's code."""
+    if _HTML_LANG not in text:
+        raise ValueError(f"a page must start its <html> with {_HTML_LANG}")
+    return {code: text.replace(_HTML_LANG, f'<html lang="{code}"', 1) for code in LANGUAGES}
+
+
 def page(name: str, status: int = 200) -> Endpoint:
     """A page in the reader's language: ``<html lang>`` set before any script runs."""
-    template = (STATIC_DIR / name).read_text(encoding="utf-8")
-    if _HTML_LANG not in template:
-        raise ValueError(f"{name} must start its <html> with {_HTML_LANG}")
-    pages = {code: template.replace(_HTML_LANG, f'<html lang="{code}"', 1) for code in LANGUAGES}
+    pages = in_languages(document(name))
 
     async def endpoint(request: Request) -> Response:
         language = reader_language(request)

@@ -39,20 +39,29 @@ async def table_socket(websocket: WebSocket) -> None:
 
 
 async def _read(websocket: WebSocket, session: _Session, settings: ServerSettings) -> None:
+    """Read until the client goes; silence for three heartbeats closes the socket."""
+    connection = session.connection
+    try:
+        async with asyncio.timeout(None) as deadline:
+            with _Silence(3 * settings.heartbeat_interval, deadline) as silence:
+                await _read_messages(websocket, session, settings, silence)
+    except TimeoutError:
+        await connection.close(1001, "no heartbeat")
+
+
+async def _read_messages(
+    websocket: WebSocket, session: _Session, settings: ServerSettings, silence: _Silence
+) -> None:
     connection = session.connection
     bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
     # Turned-away messages are forgiven at the same rate: a client that floods past its
     # burst again and again within a few seconds is cut off, one that bursts now and
     # then over a long life is not.
     patience = TokenBucket(settings.rate_per_second, settings.rate_burst)
-    silence = 3 * settings.heartbeat_interval
     while True:
-        try:
-            async with asyncio.timeout(silence):  # a timer, not a task, per message
-                message = await websocket.receive()
-        except TimeoutError:
-            await connection.close(1001, "no heartbeat")
-            return
+        silence.listen()
+        message = await websocket.receive()
+        silence.listening = False
         if message["type"] == "websocket.disconnect":
             return
         data: str | bytes = message.get("text") or message.get("bytes") or b""
@@ -72,6 +81,43 @@ async def _read(websocket: WebSocket, session: _Session, settings: ServerSetting
             connection.send(refused_frame(refusal, None, -1))
             continue
         await session.handle(data)
+
+
+class _Silence:
+    """The heartbeat deadline of one socket, checked by one timer per ``limit``
+    rather than a timer made and cancelled for every message: each message only
+    notes when the reader began to wait for it; when the timer finds the reader
+    waiting for ``limit``, it moves the reader's ``deadline`` to now (TimeoutError)."""
+
+    def __init__(self, limit: float, deadline: asyncio.Timeout) -> None:
+        self.limit = limit
+        self.deadline = deadline
+        self.loop = asyncio.get_running_loop()
+        self.last = self.loop.time()
+        self.listening = False  # waiting for a message (not running one)
+        self.timer: asyncio.TimerHandle | None = None
+
+    def __enter__(self) -> _Silence:
+        self.timer = self.loop.call_later(self.limit, self._check)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+
+    def listen(self) -> None:
+        """The reader waits for the next message from now on."""
+        self.listening = True
+        self.last = self.loop.time()
+
+    def _check(self) -> None:
+        now = self.loop.time()
+        quiet = now - self.last
+        if self.listening and quiet >= self.limit:
+            self.timer = None
+            self.deadline.reschedule(now)
+            return
+        self.timer = self.loop.call_later(max(self.limit - quiet, 0.01), self._check)
 
 
 class _Session:

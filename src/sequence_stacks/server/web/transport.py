@@ -91,14 +91,17 @@ class AddressLimits:
 
 
 class Connection:
-    """One WebSocket: a queue of outgoing frames drained by a writer task.
+    """One WebSocket: outgoing frames gathered for one write per round of the loop.
 
-    The writer takes every frame waiting in the queue at once (an action's ack and the
-    update that follows it, say) and, when the socket is served by uvicorn's
-    ``websockets`` protocol, frames them all and hands them to the transport in one
-    write (see :class:`DirectWriter`); otherwise it sends them one by one through ASGI.
-    A connection is a table service ``Subscriber``: ``seat`` and ``token_hash`` are
-    the service's to set.
+    Frames queued while the event loop runs its ready callbacks (an action's ack and
+    the update that follows it, say) are written together at the end of that round:
+    when the socket is served by uvicorn's ``websockets`` protocol and can take them,
+    framed and handed to the transport in one write, with no task woken (see
+    :class:`DirectWriter`); otherwise (the test client, a socket that is closing or
+    paused by flow control) they go to a queue that a writer task sends one by one
+    through ASGI, and later frames follow them there until it is empty. A connection
+    is a table service ``Subscriber``: ``seat`` and ``token_hash`` are the service's
+    to set.
     """
 
     def __init__(self, websocket: WebSocket, direct: DirectWriter | None = None) -> None:
@@ -108,12 +111,16 @@ class Connection:
         self.token_hash: str | None = None
         self.notation = False
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.pending: list[str] = []  # queued this round, written by _flush at its end
+        self.sending = False  # the writer task is sending frames through ASGI
+        self.loop = asyncio.get_running_loop()
         self.overflowed = False
         self.close_code = (1013, "too far behind; reconnect")
 
     def kick(self, code: int, reason: str) -> None:
         """Close the socket once the queued frames are out (the table moved away)."""
         if not self.overflowed:
+            self._flush()
             self.overflowed = True
             self.close_code = (code, reason)
             self.queue.put_nowait(None)
@@ -126,14 +133,31 @@ class Connection:
         """Queue one frame already encoded (shared by many connections)."""
         if self.overflowed:
             return
-        if self.queue.qsize() >= SEND_QUEUE_LIMIT:
-            self.overflowed = True  # a client this far behind is dropped; it will resync
-            self.queue.put_nowait(None)
+        pending = self.pending
+        pending.append(text)
+        if len(pending) == 1:
+            self.loop.call_soon(self._flush)
+
+    def _flush(self) -> None:
+        """Write this round's frames: directly if nothing waits for the writer task and
+        the socket takes them, else behind what waits (dropping a client too far
+        behind)."""
+        texts, self.pending = self.pending, []
+        if not texts or self.overflowed:
             return
-        self.queue.put_nowait(text)
+        queue = self.queue
+        idle = queue.empty() and not self.sending
+        if idle and self.direct is not None and self.direct.write(texts):
+            return
+        for text in texts:
+            if queue.qsize() >= SEND_QUEUE_LIMIT:
+                self.overflowed = True  # a client this far behind is dropped; it will resync
+                queue.put_nowait(None)
+                return
+            queue.put_nowait(text)
 
     async def write(self) -> None:
-        """The writer task: send what is queued, in batches, until told to close."""
+        """The writer task: send what the direct path could not, until told to close."""
         queue = self.queue
         while True:
             batch = [await queue.get()]
@@ -141,14 +165,19 @@ class Connection:
                 batch.append(queue.get_nowait())
             texts = [text for text in batch if text is not None]
             if texts and not (self.direct is not None and self.direct.write(texts)):
-                for text in texts:
-                    await self.websocket.send_text(text)
+                self.sending = True  # later frames wait behind these (see _flush)
+                try:
+                    for text in texts:
+                        await self.websocket.send_text(text)
+                finally:
+                    self.sending = False
             if len(texts) < len(batch):
                 await self.websocket.close(code=self.close_code[0], reason=self.close_code[1])
                 return
 
     async def close(self, code: int, reason: str) -> None:
         """Close now, after letting queued frames (such as the error saying why) go."""
+        self._flush()
         for _ in range(50):
             if self.queue.empty():
                 break

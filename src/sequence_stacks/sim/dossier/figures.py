@@ -2,7 +2,7 @@
 
 One panel per player count (never pooled), one series per variant. Colours are the
 Okabe-Ito palette, which colour-blind readers tell apart, and every series also has its
-own marker or line style. Built without pyplot, like the report's (:mod:`.report_figures`),
+own marker or line style. Built without pyplot, like the report's (:mod:`..report_figures`),
 whose panel, legend and axis helpers these reuse.
 """
 
@@ -11,7 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from .report_figures import fair_line, finish, legend_outside, panels, percent_axis, plain_text
+from sequence_stacks.sim.report_figures import (
+    fair_line,
+    finish,
+    legend_outside,
+    panels,
+    percent_axis,
+    plain_text,
+)
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

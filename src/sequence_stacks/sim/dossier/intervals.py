@@ -15,7 +15,7 @@ import statistics
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from .selfplay import wilson_interval
+from sequence_stacks.sim.selfplay import wilson_interval
 
 __all__ = [
     "RESAMPLES",

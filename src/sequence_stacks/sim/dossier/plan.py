@@ -30,9 +30,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from sequence_stacks.engine import CARD_KIND, Settings, deck_for
-
-from .players import PlayerSpec, Restriction
-from .runner import SimConfig
+from sequence_stacks.sim.players import PlayerSpec, Restriction
+from sequence_stacks.sim.runner import SimConfig
 
 __all__ = [
     "DEFAULT_BUDGETS",

@@ -3,7 +3,7 @@ count), the seats, the skill trace, the cards' worth, and each variant against t
 baseline, as JSON-ready data with the seeds that reproduce them.
 
 A figure's games are those of its config (``config_id``; game ``i`` is dealt from seed
-``seed + i // rotation``, :func:`~.runner.game_setup`); a bootstrap interval's resamples
+``seed + i // rotation``, :func:`~..runner.game_setup`); a bootstrap interval's resamples
 come from ``random.Random(bootstrap_seed)``. So every number can be recomputed from the
 plan alone.
 """
@@ -17,8 +17,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from . import metrics as m
-from .dossier_plan import DEFAULT_VARIANT, Family, Job, Plan
-from .dossier_words import (
+from .intervals import Estimate, chi_square_uniform_p, wilson
+from .plan import DEFAULT_VARIANT, Family, Job, Plan
+from .traces import GameTrace
+from .words import (
     METRICS,
     Metric,
     card_sentence,
@@ -26,8 +28,6 @@ from .dossier_words import (
     metric_sentence,
     verdict,
 )
-from .intervals import Estimate, chi_square_uniform_p, wilson
-from .traces import GameTrace
 
 __all__ = ["GroupResult", "analyse_dossier", "typical_game"]
 
@@ -57,6 +57,7 @@ def _table_metrics(
         Metric.COMEBACKS: m.comebacks,
         Metric.LEAD_CHANGES: m.lead_changes,
         Metric.DECIDED_AT: m.decided_at,
+        Metric.CERTAIN_AT: m.certain_at,
         Metric.KINGMADE: lambda t: m.kingmade(t, no_chance),
         Metric.STALEMATES: m.stalemates,
         Metric.MAX_TURNS: m.max_turns_endings,
@@ -209,8 +210,10 @@ def _group(
         "seats": _seats(table_traces, players),
         "duels": duels,
         "cards": cards,
+        "win_chance": sorted({t.estimate for t in table_traces}),
         "typical_game": _swing(typical_game(table_traces)),
         "calibration": m.calibration(table_traces),
+        "chance_floor": m.chance_floor(table_traces, no_chance),
         "turns": [t.played_turns for t in table_traces],
     }
     return GroupResult(variant, players, measures, data)
@@ -274,6 +277,8 @@ def analyse_dossier(
         "games": sum(len(items) for items in chosen.values()),
         "pace": dataclasses.asdict(pace),
         "no_chance": no_chance,
+        "certain": m.CERTAIN,
+        "king_swing": m.KING_SWING,
         "plan": {**plan.to_dict(), "games": {cid: wanted[cid] for cid in wanted}},
         "groups": [group.data for group in groups],
         "comparisons": comparisons,

@@ -14,36 +14,35 @@ Definitions (the page and docs/balance.md repeat them for designers):
   at some turn end;
 - *decided at*: the share of the game's turns played before the winner became the
   leader for good (leader at every later turn end);
+- *certain at* (decisiveness): the share of the game's turns played before the winner's
+  chance reached :data:`CERTAIN` for good (at least that at every later turn end; the
+  end of the game gives the winner 1, so every won game has one);
 - *kingmaking move*: a Block, Steal-a-Chip or Skip by a seat whose win chance was below
   :data:`NO_CHANCE` at the last turn end, against a seat A, when A and the eventual
-  winner W (neither of them the mover) held the two highest chances, A's at least W's;
-  a *kingmade* game holds one. It marks games a hopeless player may have decided: it
-  counts the move that hit the favourite of two contenders when the other then won,
-  whether or not the game would have gone the other way without it.
+  winner W (neither of them the mover) held the two highest chances, A's at least W's,
+  and W's chance rose by at least :data:`KING_SWING` from that turn end to the next
+  (the one after the move); a *kingmade* game holds one. It marks games a hopeless
+  player may have decided: it counts the move that hit the favourite of two contenders
+  when the other gained from it and went on to win, whether or not the game would have
+  gone the other way without it (no counterfactual game is played).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import enum
 import itertools
 import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Final
 
 from sequence_stacks.engine import EndReason
 
-from .intervals import (
-    Estimate,
-    Method,
-    bootstrap,
-    bootstrap_difference,
-    newcombe_difference,
-    wilson,
-)
-from .traces import GameTrace
+from .measure import Measure, Statistic, mean_measure, player_count, rate_measure
+from .traces import GameTrace, Turn
 
 __all__ = [
+    "CERTAIN",
+    "KING_SWING",
     "NO_CHANCE",
     "Measure",
     "Pace",
@@ -53,6 +52,9 @@ __all__ = [
     "blocks",
     "calibration",
     "card_worth",
+    "certain_at",
+    "certain_point",
+    "chance_floor",
     "chipless_completions",
     "comebacks",
     "decided_at",
@@ -80,101 +82,38 @@ __all__ = [
     "waits",
 ]
 
-NO_CHANCE: Final = 0.05
+NO_CHANCE: Final = 0.02
+CERTAIN: Final = 0.95
+KING_SWING: Final = 0.05
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Pace:
-    """How long a family takes: seconds to start a turn (draw up, look) and per action
-    (a card played, a discard, a Block answer)."""
+    """How long a family takes: seconds to start a turn (draw up, look), per action (a
+    card played, a discard, ending the turn) and per Block window (R29).
+
+    ``turn_s`` and ``action_s`` are assumptions (no timed play of people exists yet);
+    ``window_s`` is the online table's: every answer to a Block window is held until
+    the window's whole time is up (docs/rules-notes.md N19-N21), 8 s at the relaxed
+    pace a new table gets (the server's ``block_timeout`` of 5 s times 1.6,
+    server/play/options.py). Block answers take no time of their own beyond the window.
+    """
 
     turn_s: float = 5.0
     action_s: float = 3.0
+    window_s: float = 8.0
 
     def describe(self) -> str:
         """The pace in words."""
-        return f"{self.turn_s:g} s to start a turn and {self.action_s:g} s per action"
+        return (
+            f"{self.turn_s:g} s to start a turn, {self.action_s:g} s per action and "
+            f"{self.window_s:g} s per Block window"
+        )
 
-
-class Statistic(enum.StrEnum):
-    """How a measure combines its per-game values."""
-
-    RATE = "rate"  # values are 0/1: the share of games
-    MEAN = "mean"
-    SPREAD = "spread"  # values are winning seats (-1: none): best minus worst seat rate
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Measure:
-    """One value per game and how they combine; the figure is
-    ``offset + scale * statistic(values)``."""
-
-    values: tuple[float, ...]
-    statistic: Statistic
-    offset: float = 0.0
-    scale: float = 1.0
-    seats: int = 0
-
-    @property
-    def games(self) -> int:
-        """The number of games (or seat-games) the figure rests on."""
-        return len(self.values)
-
-    def _combine(self) -> Callable[[Sequence[float]], float]:
-        if self.statistic == Statistic.SPREAD:
-            return _spread_of(self.seats)
-        return statistics.fmean
-
-    def estimate(self, seed: str) -> Estimate:
-        """The figure with its 95% interval (Wilson for a rate, else the bootstrap
-        seeded by ``seed``)."""
-        if not self.values:
-            return Estimate(0.0, 0.0, 0.0, 0, Method.NONE)
-        if self.statistic == Statistic.RATE:
-            raw = wilson(round(sum(self.values)), len(self.values))
-        else:
-            raw = bootstrap(self.values, seed, self._combine())
-        return raw.map(self.offset, self.scale)
-
-    def difference(self, baseline: Measure, seed: str) -> Estimate:
-        """This figure minus ``baseline``'s (the same metric in another variant), with a
-        95% interval: Newcombe's for rates, else the bootstrap seeded by ``seed``."""
-        if self.statistic == Statistic.RATE:
-            raw = newcombe_difference(
-                round(sum(self.values)),
-                len(self.values),
-                round(sum(baseline.values)),
-                len(baseline.values),
-            )
-        else:
-            raw = bootstrap_difference(self.values, baseline.values, seed, self._combine())
-        return raw.map(0.0, self.scale)
-
-
-def _spread_of(seats: int) -> Callable[[Sequence[float]], float]:
-    def spread(winners: Sequence[float]) -> float:
-        counts = [0] * seats
-        for winner in winners:
-            if winner >= 0:
-                counts[int(winner)] += 1
-        return (max(counts) - min(counts)) / len(winners)
-
-    return spread
-
-
-def _rate(flags: Sequence[bool], offset: float = 0.0, scale: float = 1.0) -> Measure:
-    return Measure(tuple(float(flag) for flag in flags), Statistic.RATE, offset, scale)
-
-
-def _mean(values: Sequence[float]) -> Measure:
-    return Measure(tuple(float(value) for value in values), Statistic.MEAN)
-
-
-def _players(traces: Sequence[GameTrace]) -> int:
-    counts = {trace.player_count for trace in traces}
-    if len(counts) != 1:
-        raise ValueError(f"a measure needs games of one player count, not {sorted(counts)}")
-    return counts.pop()
+    def turn_seconds(self, turn: Turn) -> float:
+        """How long one played turn takes at this pace, its Block windows included."""
+        moves = turn.actions - turn.answers
+        return self.turn_s + self.action_s * moves + self.window_s * turn.windows
 
 
 # Fairness ----------------------------------------------------------------------------
@@ -182,19 +121,19 @@ def _players(traces: Sequence[GameTrace]) -> int:
 
 def seat_wins(traces: Sequence[GameTrace], seat: int) -> Measure:
     """The share of games the seat won (seat 0 plays first, R7)."""
-    return _rate([trace.winner == seat for trace in traces])
+    return rate_measure([trace.winner == seat for trace in traces])
 
 
 def first_player_edge(traces: Sequence[GameTrace]) -> Measure:
     """The first player's win rate minus the fair share (1 / players)."""
-    players = _players(traces)
-    return _rate([trace.winner == 0 for trace in traces], offset=-1 / players)
+    players = player_count(traces)
+    return rate_measure([trace.winner == 0 for trace in traces], offset=-1 / players)
 
 
 def seat_spread(traces: Sequence[GameTrace]) -> Measure:
     """The best seat's win rate minus the worst seat's (0 for perfectly even seats)."""
     winners = tuple(-1.0 if t.winner is None else float(t.winner) for t in traces)
-    return Measure(winners, Statistic.SPREAD, seats=_players(traces))
+    return Measure(winners, Statistic.SPREAD, seats=player_count(traces))
 
 
 # Length -------------------------------------------------------------------------------
@@ -202,22 +141,22 @@ def seat_spread(traces: Sequence[GameTrace]) -> Measure:
 
 def turns_per_game(traces: Sequence[GameTrace]) -> Measure:
     """Turns played per game (skipped turns not counted)."""
-    return _mean([trace.played_turns for trace in traces])
+    return mean_measure([trace.played_turns for trace in traces])
 
 
 def actions_per_game(traces: Sequence[GameTrace]) -> Measure:
     """Actions per game: cards played, discards, Block answers, turn ends."""
-    return _mean([trace.actions for trace in traces])
+    return mean_measure([trace.actions for trace in traces])
 
 
 def game_minutes(trace: GameTrace, pace: Pace) -> float:
     """How long the game would take a family at ``pace``, in minutes."""
-    return (pace.turn_s * trace.played_turns + pace.action_s * trace.actions) / 60
+    return sum(pace.turn_seconds(turn) for turn in trace.turns if not turn.skipped) / 60
 
 
 def minutes_per_game(traces: Sequence[GameTrace], pace: Pace) -> Measure:
     """Minutes per game at ``pace``."""
-    return _mean([game_minutes(trace, pace) for trace in traces])
+    return mean_measure([game_minutes(trace, pace) for trace in traces])
 
 
 def waits(trace: GameTrace, pace: Pace | None = None) -> list[float]:
@@ -231,7 +170,7 @@ def waits(trace: GameTrace, pace: Pace | None = None) -> list[float]:
         if turn.seat in since:
             gaps.append(since[turn.seat])
         since[turn.seat] = 0.0
-        cost = 1.0 if pace is None else pace.turn_s + pace.action_s * turn.actions
+        cost = 1.0 if pace is None else pace.turn_seconds(turn)
         for seat in since:
             if seat != turn.seat:
                 since[seat] += cost
@@ -240,13 +179,13 @@ def waits(trace: GameTrace, pace: Pace | None = None) -> list[float]:
 
 def wait_turns(traces: Sequence[GameTrace]) -> Measure:
     """Turns a player waits between two of its turns (each game's mean wait)."""
-    return _mean([statistics.fmean(gaps) for trace in traces if (gaps := waits(trace))])
+    return mean_measure([statistics.fmean(gaps) for trace in traces if (gaps := waits(trace))])
 
 
 def wait_minutes(traces: Sequence[GameTrace], pace: Pace) -> Measure:
     """Minutes a player waits between two of its turns at ``pace`` (each game's mean)."""
     means = [statistics.fmean(gaps) / 60 for trace in traces if (gaps := waits(trace, pace))]
-    return _mean(means)
+    return mean_measure(means)
 
 
 # Drama and lead change ---------------------------------------------------------------
@@ -266,7 +205,7 @@ def halftime_leader_loses(traces: Sequence[GameTrace]) -> Measure:
         ahead = leader(trace.chances[trace.played_turns // 2])
         if trace.winner is not None and ahead is not None:
             flags.append(ahead != trace.winner)
-    return _rate(flags)
+    return rate_measure(flags)
 
 
 def comebacks(traces: Sequence[GameTrace]) -> Measure:
@@ -276,7 +215,7 @@ def comebacks(traces: Sequence[GameTrace]) -> Measure:
         if trace.winner is not None:
             floor = 1 / (2 * trace.player_count)
             flags.append(min(point[trace.winner] for point in trace.chances) < floor)
-    return _rate(flags)
+    return rate_measure(flags)
 
 
 def lead_change_count(trace: GameTrace) -> int:
@@ -296,7 +235,7 @@ def lead_change_count(trace: GameTrace) -> int:
 
 def lead_changes(traces: Sequence[GameTrace]) -> Measure:
     """Lead changes per game."""
-    return _mean([lead_change_count(trace) for trace in traces])
+    return mean_measure([lead_change_count(trace) for trace in traces])
 
 
 def decided_point(trace: GameTrace) -> int | None:
@@ -317,10 +256,34 @@ def decided_at(traces: Sequence[GameTrace]) -> Measure:
         point = decided_point(trace)
         if point is not None and trace.played_turns:
             shares.append(point / trace.played_turns)
-    return _mean(shares)
+    return mean_measure(shares)
 
 
-def kingmaking_moves(trace: GameTrace, no_chance: float = NO_CHANCE) -> list[int]:
+def certain_point(trace: GameTrace, certain: float = CERTAIN) -> int | None:
+    """The first turn end from which the winner's chance was at least ``certain`` at
+    every later one (None without a winner)."""
+    if trace.winner is None:
+        return None
+    point = len(trace.chances)
+    while point > 0 and trace.chances[point - 1][trace.winner] >= certain:
+        point -= 1
+    return point
+
+
+def certain_at(traces: Sequence[GameTrace], certain: float = CERTAIN) -> Measure:
+    """Of the won games, the mean share of turns played before the winner's chance
+    reached ``certain`` for good (decisiveness: late values mean the end stays open)."""
+    shares = []
+    for trace in traces:
+        point = certain_point(trace, certain)
+        if point is not None and trace.played_turns:
+            shares.append(min(point, trace.played_turns) / trace.played_turns)
+    return mean_measure(shares)
+
+
+def kingmaking_moves(
+    trace: GameTrace, no_chance: float = NO_CHANCE, swing: float = KING_SWING
+) -> list[int]:
     """The indexes in ``trace.moves`` of its kingmaking moves (module docstring)."""
     winner = trace.winner
     if winner is None or trace.player_count < 3:
@@ -331,18 +294,44 @@ def kingmaking_moves(trace: GameTrace, no_chance: float = NO_CHANCE) -> list[int
         if winner in (mover, victim) or mover == victim:
             continue
         chances = trace.chances[move.point]
+        after = trace.chances[min(move.point + 1, len(trace.chances) - 1)]
         others = [c for seat, c in enumerate(chances) if seat not in (victim, winner)]
         contenders = min(chances[victim], chances[winner]) >= max(others)
-        if chances[mover] < no_chance and contenders and chances[victim] >= chances[winner]:
+        favourite_hit = contenders and chances[victim] >= chances[winner]
+        gained = after[winner] - chances[winner] >= swing
+        if chances[mover] < no_chance and favourite_hit and gained:
             found.append(index)
     return found
 
 
-def kingmade(traces: Sequence[GameTrace], no_chance: float = NO_CHANCE) -> Measure:
+def kingmade(
+    traces: Sequence[GameTrace], no_chance: float = NO_CHANCE, swing: float = KING_SWING
+) -> Measure:
     """Of the won games, the share holding a kingmaking move; no figure (no values)
     with 2 players, where no third seat can decide between two others."""
     won = [t for t in traces if t.winner is not None and t.player_count >= 3]
-    return _rate([bool(kingmaking_moves(t, no_chance)) for t in won])
+    return rate_measure([bool(kingmaking_moves(t, no_chance, swing)) for t in won])
+
+
+def chance_floor(traces: Sequence[GameTrace], no_chance: float = NO_CHANCE) -> dict[str, float]:
+    """How hopeless players ever get: over every seat's chance at every turn end but the
+    last (the result), the lowest, and how many of those seat-turns were below
+    ``no_chance`` (the kingmaking threshold) and went on to win."""
+    lowest, seat_turns, below, below_won = 1.0, 0, 0, 0
+    for trace in traces:
+        for point in trace.chances[:-1]:
+            for seat, chance in enumerate(point):
+                seat_turns += 1
+                lowest = min(lowest, chance)
+                if chance < no_chance:
+                    below += 1
+                    below_won += seat == trace.winner
+    return {
+        "lowest": lowest if seat_turns else 0.0,
+        "seat_turns": seat_turns,
+        "below": below,
+        "below_won": below_won,
+    }
 
 
 _BINS: Final = (0.0, 0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 1.0)
@@ -374,32 +363,32 @@ def calibration(traces: Sequence[GameTrace]) -> list[dict[str, float]]:
 
 def stalemates(traces: Sequence[GameTrace]) -> Measure:
     """The share of games that ended in a stalemate (R33)."""
-    return _rate([trace.reason == EndReason.STALEMATE for trace in traces])
+    return rate_measure([trace.reason == EndReason.STALEMATE for trace in traces])
 
 
 def max_turns_endings(traces: Sequence[GameTrace]) -> Measure:
     """The share of games stopped by the turn limit (``max_turns``, R33)."""
-    return _rate([trace.reason == EndReason.MAX_TURNS for trace in traces])
+    return rate_measure([trace.reason == EndReason.MAX_TURNS for trace in traces])
 
 
 def supply_outs(traces: Sequence[GameTrace]) -> Measure:
     """The share of games in which a colour's chip supply ran out (R17)."""
-    return _rate([trace.supply_out for trace in traces])
+    return rate_measure([trace.supply_out for trace in traces])
 
 
 def chipless_completions(traces: Sequence[GameTrace]) -> Measure:
     """Completions per game that found their colour's supply empty (no chip, R17)."""
-    return _mean([trace.chipless_completions for trace in traces])
+    return mean_measure([trace.chipless_completions for trace in traces])
 
 
 def block_windows(traces: Sequence[GameTrace]) -> Measure:
     """Block windows per game: completions every opponent was asked to block (R29)."""
-    return _mean([trace.block_windows for trace in traces])
+    return mean_measure([trace.block_windows for trace in traces])
 
 
 def blocks(traces: Sequence[GameTrace]) -> Measure:
     """Blocks played per game."""
-    return _mean([trace.blocks for trace in traces])
+    return mean_measure([trace.blocks for trace in traces])
 
 
 # Skill and restricted play -----------------------------------------------------------
@@ -413,13 +402,13 @@ def lone_wins(traces: Sequence[GameTrace], player: str) -> Measure:
         if trace.bots.count(player) != 1:
             raise ValueError(f"game {trace.key} does not seat exactly one {player!r}")
         flags.append(trace.winner is not None and trace.bots[trace.winner] == player)
-    return _rate(flags)
+    return rate_measure(flags)
 
 
 def skill_share(traces: Sequence[GameTrace], player: str) -> Measure:
     """How far ``player``, alone among weaker players, gets from a lottery toward a
     certain win: ``(win rate - 1/n) / (1 - 1/n)``; 0 is pure luck, 1 pure skill."""
-    players = _players(traces)
+    players = player_count(traces)
     fair = 1 / players
     lone = lone_wins(traces, player)
     return dataclasses.replace(lone, offset=-fair / (1 - fair), scale=1 / (1 - fair))
@@ -427,7 +416,7 @@ def skill_share(traces: Sequence[GameTrace], player: str) -> Measure:
 
 def lone_seat(trace: GameTrace) -> int:
     """The lone player's seat in a table of one player among others: the bot list
-    names it first and rotates one seat a game (:func:`~.selfplay.seat_bots`)."""
+    names it first and rotates one seat a game (:func:`~..selfplay.seat_bots`)."""
     return (-trace.game_index) % trace.player_count
 
 
@@ -438,7 +427,7 @@ def card_worth(barred: Sequence[GameTrace], unbarred: Sequence[GameTrace]) -> Me
     seat's win minus the barred one's (1, 0 or -1; 0 wherever the card never mattered);
     the mean is the card's worth in points of win rate (positive: the card helps)."""
     wins = {t.game_index: t.winner == lone_seat(t) for t in unbarred}
-    return _mean(
+    return mean_measure(
         [
             float(wins[t.game_index]) - float(t.winner == lone_seat(t))
             for t in barred

@@ -1,6 +1,6 @@
 """A design dossier: a rule variant's qualities, measured with intervals, in one run.
 
-:func:`run_dossier` plays what the spec needs (:mod:`.dossier_plan`) into
+:func:`run_dossier` plays what the spec needs (:mod:`.plan`) into
 ``traces.jsonl`` in the output folder: first a pilot (four games or one round of deals
 per config) that times each config, then the games the budget allows. The plan is saved
 as ``plan.json``, so running again with the same folder continues where it stopped;
@@ -25,13 +25,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Final, Protocol
 
-from .dossier_analysis import analyse_dossier
-from .dossier_plan import DossierSpec, Job, Plan, allocate, build_jobs, pilot_games
+from sequence_stacks.sim.results import Row
+from sequence_stacks.sim.runner import PlayFn, RunStats, Task, tasks_of
+
+from .analysis import analyse_dossier
+from .chances import ModelWinChance, WinChance
 from .metrics import NO_CHANCE, Pace
-from .results import Row
-from .runner import PlayFn, RunStats, Task, tasks_of
-from .traces import GameTrace, TraceWriter, play_trace
-from .winchance import ChipsWinChance, WinChance
+from .plan import DossierSpec, Family, Job, Plan, allocate, build_jobs, pilot_games
+from .traces import GameTrace, TraceFileError, TraceWriter, play_trace
 
 __all__ = [
     "DossierError",
@@ -50,10 +51,15 @@ _RESERVE_S: Final = 15.0
 _RESERVE_PER_GROUP_S: Final = 4.0
 _RESERVE_SHARE: Final = 0.2  # at most, for short budgets
 _EFFICIENCY: Final = 0.9
+# More games are planned when the planned ones end with this much time left (seconds,
+# and share of the budget, whichever is more).
+_TOP_UP_MIN_S: Final = 15.0
+_TOP_UP_SHARE: Final = 0.05
 
 
 class DossierError(Exception):
-    """A dossier that cannot go on (a folder holding another study's plan)."""
+    """A dossier that cannot go on: a folder holding another study's plan, a damaged
+    plan or trace file, a folder that cannot be written."""
 
 
 class DossierProgress(Protocol):
@@ -89,7 +95,28 @@ def _load_plan(out: Path) -> Plan | None:
     path = out / PLAN_FILE
     if not path.exists():
         return None
-    return Plan.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    try:
+        return Plan.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+        raise DossierError(
+            f"{path} is not a dossier plan ({type(error).__name__}: {error}); use another "
+            "--out folder, or delete that one to start again"
+        ) from None
+
+
+def _open_folder(out: Path) -> TraceWriter:
+    """The folder made (if new) and its trace file opened to append; DossierError if
+    it cannot be written or holds a damaged trace file (nothing is changed then)."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        return TraceWriter(out / TRACE_FILE)
+    except TraceFileError as error:
+        raise DossierError(
+            f"{error}; use another --out folder, or delete that one to start again"
+        ) from None
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise DossierError(f"cannot write the dossier in {out}: {reason}") from None
 
 
 def _save_plan(out: Path, plan: Plan) -> None:
@@ -133,7 +160,7 @@ class _Runner:
             self.progress.advance(costs[str(row["config_id"])])
 
         if self.backend == "ray":
-            from .ray_backend import run_ray  # noqa: PLC0415 (needs the ray extra)
+            from sequence_stacks.sim.ray_backend import run_ray  # noqa: PLC0415 (needs the ray extra)
 
             return run_ray(
                 tasks,
@@ -144,7 +171,7 @@ class _Runner:
                 batch_size=2,
                 deadline=deadline,
             )
-        from .runner import run_tasks  # noqa: PLC0415
+        from sequence_stacks.sim.runner import run_tasks  # noqa: PLC0415
 
         return run_tasks(
             tasks,
@@ -157,10 +184,84 @@ class _Runner:
         )
 
 
-def _pilot_costs(jobs: Sequence[Job], writer: TraceWriter, scale: float) -> dict[str, float]:
-    """Seconds per game of each config: its pilot games' own time, times ``scale``."""
+def _cost_of(plan: Plan) -> Callable[[Task], float]:
+    seconds = plan.seconds_per_game
+    return lambda task: seconds.get(task[0].config_id, 1.0)
+
+
+@dataclasses.dataclass(slots=True)
+class _Session:
+    """One run's play into the folder: the pilot and the plan, then the games."""
+
+    runner: _Runner
+    out: Path
+    workers: int
+    played: int = 0
+
+    def _run(
+        self,
+        tasks: Sequence[Task],
+        cost: Callable[[Task], float],
+        name: str,
+        deadline: float | None,
+    ) -> RunStats:
+        stats = self.runner.run(tasks, cost, name, deadline)
+        self.played += stats.played
+        return stats
+
+    def make_plan(self, spec: DossierSpec, start: float) -> tuple[Plan, float] | None:
+        """Time every config in a pilot, then share the budget: the plan (saved) and its
+        deadline; None when stopped."""
+        writer = self.runner.writer
+        jobs = build_jobs(spec)
+        pilot = [dataclasses.replace(j.config, games=pilot_games(j)) for j in jobs]
+        stats = self._run(tasks_of(pilot, writer.done_keys()), lambda _: 1.0, "pilot", None)
+        if stats.interrupted:
+            return None
+        groups = len({(job.variant, job.players) for job in jobs})
+        reserve = min(_RESERVE_S + _RESERVE_PER_GROUP_S * groups, _RESERVE_SHARE * spec.budget_s)
+        deadline = start + spec.budget_s - reserve
+        costs = _pilot_costs(jobs, writer.traces, _overhead(stats, writer.traces, self.workers))
+        left = (deadline - time.monotonic()) * self.workers * _EFFICIENCY
+        plan = allocate(spec, costs, left)
+        _save_plan(self.out, plan)
+        return plan, deadline
+
+    def play(self, plan: Plan, deadline: float | None) -> Plan | None:
+        """Play the plan's missing games; with a deadline, no game starts after it, and
+        time left over goes to more games (:func:`_top_up`). Returns the plan played
+        (saved), or None when stopped."""
+        writer, phase = self.runner.writer, "games"
+        while True:
+            configs = [job.config for job in plan.jobs()]
+            stats = self._run(
+                tasks_of(configs, writer.done_keys()), _cost_of(plan), phase, deadline
+            )
+            if stats.interrupted:
+                return None
+            if stats.cut:  # the budget ran out first: the plan is what was played
+                plan = cut_to_played(plan, writer.traces)
+                _save_plan(self.out, plan)
+                return plan
+            # Played faster than the pilot said (it ran on a busier machine, or timed
+            # too few games): the time left goes to more games of every config.
+            grown = (
+                None
+                if deadline is None
+                else _top_up(plan, writer.traces, stats, self.workers, deadline)
+            )
+            if grown is None:
+                return plan
+            plan, phase = grown, "more"
+            _save_plan(self.out, plan)
+
+
+def _pilot_costs(
+    jobs: Sequence[Job], traces: Sequence[GameTrace], scale: float
+) -> dict[str, float]:
+    """Seconds per game of each config: its games' own time so far, times ``scale``."""
     seconds: dict[str, list[float]] = {}
-    for trace in writer.traces:
+    for trace in traces:
         seconds.setdefault(trace.config_id, []).append(trace.seconds)
     return {
         job.config.config_id: scale * statistics.fmean(seconds.get(job.config.config_id, [0.01]))
@@ -175,6 +276,26 @@ def _overhead(stats: RunStats, traces: Sequence[GameTrace], workers: int) -> flo
     if played <= 0:
         return 1.0
     return min(3.0, max(1.0, stats.seconds * workers / played))
+
+
+def _top_up(
+    plan: Plan, traces: Sequence[GameTrace], stats: RunStats, workers: int, deadline: float
+) -> Plan | None:
+    """A bigger plan for the time left before ``deadline``, or None when too little is
+    left for it to matter. Every config's seconds per game are measured again from all
+    its games (times the last phase's overhead); the budget then spent plus the time
+    left is shared as at the start, and no config plays fewer games than before."""
+    left = deadline - time.monotonic()
+    if left < max(_TOP_UP_MIN_S, _TOP_UP_SHARE * plan.spec.budget_s):
+        return None
+    jobs = plan.jobs()
+    costs = _pilot_costs(jobs, traces, _overhead(stats, traces, workers))
+    spent = sum(costs[job.config.config_id] * job.config.games for job in jobs)
+    wider = allocate(plan.spec, costs, spent + left * workers * _EFFICIENCY)
+    games = {cid: max(count, wider.games[cid]) for cid, count in plan.games.items()}
+    if games == plan.games:
+        return None
+    return Plan(plan.spec, games, costs)
 
 
 def cut_to_played(plan: Plan, traces: Sequence[GameTrace]) -> Plan:
@@ -212,51 +333,37 @@ def run_dossier(
     SIGTERM) stops the play and keeps the finished games; the page is then not written.
     """
     start = time.monotonic()
-    out.mkdir(parents=True, exist_ok=True)
     spec = plan.spec if plan is not None else spec
+    if (out / PLAN_FILE).exists():  # a damaged or foreign plan stops before anything is written
+        _check_folder(out, spec, plan)
+    opened = _open_folder(out)
     chosen = _check_folder(out, spec, plan)
-    chance = win_chance or ChipsWinChance()
-    play: PlayFn = functools.partial(play_trace, win_chance=chance)
-    played = 0
-    with _backend_session(backend, address), TraceWriter(out / TRACE_FILE) as writer:
-        runner = _Runner(writer, play, workers, backend, address, progress or _Quiet())
-        if chosen is None:
-            jobs = build_jobs(spec)
-            pilot = [dataclasses.replace(j.config, games=pilot_games(j)) for j in jobs]
-            stats = runner.run(tasks_of(pilot, writer.done_keys()), lambda _: 1.0, "pilot")
-            played += stats.played
-            if stats.interrupted:
-                return DossierOutcome(played, True, None, time.monotonic() - start)
-            groups = len({(job.variant, job.players) for job in jobs})
-            reserve = min(
-                _RESERVE_S + _RESERVE_PER_GROUP_S * groups, _RESERVE_SHARE * spec.budget_s
-            )
-            deadline = start + spec.budget_s - reserve
-            costs = _pilot_costs(jobs, writer, _overhead(stats, writer.traces, workers))
-            left = (deadline - time.monotonic()) * workers * _EFFICIENCY
-            chosen = allocate(spec, costs, left)
-            _save_plan(out, chosen)
-        else:
-            deadline = None  # a plan already made (resumed, or replayed): play it all
-            if _load_plan(out) is None:
-                _save_plan(out, chosen)
-        seconds = chosen.seconds_per_game
-        configs = [job.config for job in chosen.jobs()]
-        stats = runner.run(
-            tasks_of(configs, writer.done_keys()),
-            lambda task: seconds.get(task[0].config_id, 1.0),
-            "games",
-            deadline,
+    chance = win_chance or ModelWinChance()
+    # Only the table's games feed the drama figures: the others keep the cheap chips.
+    tables = frozenset(j.config.config_id for j in build_jobs(spec) if j.family == Family.TABLE)
+    play: PlayFn = functools.partial(play_trace, win_chance=chance, chances_for=tables)
+    with _backend_session(backend, address), opened as writer:
+        session = _Session(
+            _Runner(writer, play, workers, backend, address, progress or _Quiet()), out, workers
         )
-        played += stats.played
-        if stats.interrupted:
-            return DossierOutcome(played, True, None, time.monotonic() - start)
-        traces = list(writer.traces)
-        if stats.cut:  # the budget ran out first: the plan is what was played
-            chosen = cut_to_played(chosen, traces)
+        deadline = None  # a plan already made (resumed, or replayed): play it all
+        if chosen is None:
+            made = session.make_plan(spec, start)
+            if made is None:
+                return DossierOutcome(session.played, True, None, time.monotonic() - start)
+            chosen, deadline = made
+        elif _load_plan(out) is None:
             _save_plan(out, chosen)
+        final = session.play(chosen, deadline)
+        if final is None:
+            return DossierOutcome(session.played, True, None, time.monotonic() - start)
+        chosen, traces, played = final, list(writer.traces), session.played
     data = analyse_dossier(chosen, traces, pace=pace, no_chance=NO_CHANCE)
-    data["win_chance"] = {"name": chance.name, "estimate": repr(chance)}
+    data["win_chance"] = {
+        "name": chance.name,
+        "estimate": repr(chance),
+        "by_players": {str(n): chance.for_players(n).name for n in spec.players},
+    }
     data["runs"] = [
         *_previous_runs(out),
         {
@@ -275,7 +382,7 @@ def _backend_session(backend: str, address: str | None) -> contextlib.AbstractCo
     """Ray, connected once for the pilot and the games; nothing for processes."""
     if backend != "ray":
         return contextlib.nullcontext()
-    from .ray_backend import ray_session  # noqa: PLC0415 (needs the ray extra)
+    from sequence_stacks.sim.ray_backend import ray_session  # noqa: PLC0415 (needs the ray extra)
 
     return ray_session(address)
 
@@ -300,10 +407,11 @@ def _load() -> list[float] | None:
 def write_dossier(data: dict[str, Any], out: Path, *, title: str) -> Path:
     """Write ``dossier.json``, the figures (PNG), ``dossier.md`` (the figures as Markdown
     tables) and ``dossier.html`` into ``out``; return the page's path."""
-    from .dossier_figures import dossier_figures  # noqa: PLC0415 (matplotlib)
-    from .dossier_markdown import render_markdown  # noqa: PLC0415
-    from .dossier_page import render_dossier  # noqa: PLC0415
-    from .report_figures import save_figures  # noqa: PLC0415
+    from sequence_stacks.sim.report_figures import save_figures  # noqa: PLC0415
+
+    from .figures import dossier_figures  # noqa: PLC0415 (matplotlib)
+    from .markdown import render_markdown  # noqa: PLC0415
+    from .page import render_dossier  # noqa: PLC0415
 
     images = save_figures(dossier_figures(data), out)
     data["figures"] = {

@@ -1,6 +1,6 @@
 """The dossier's HTML page: one self-contained file, no script, the report's style.
 
-Built like the report's page (:mod:`.report_page`, whose table, figure and page helpers
+Built like the report's page (:mod:`..report_page`, whose table, figure and page helpers
 it uses): figures embedded as ``data:`` URLs, one ``<style>`` element allowed by its hash
 in a strict Content-Security-Policy, every string from the data escaped.
 """
@@ -12,12 +12,30 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from .dossier_words import METRICS, Metric, Section, Unit, formatted
+from sequence_stacks.sim.report_page import (
+    CSS,
+    figure_html,
+    nav_html,
+    note_html,
+    page_html,
+    table_html,
+)
+
 from .intervals import Estimate, Method
-from .report_page import CSS, figure_html, nav_html, note_html, page_html, table_html
+from .words import (
+    CALIBRATION_HEADERS,
+    METRICS,
+    Metric,
+    Section,
+    Unit,
+    calibration_cells,
+    floor_cells,
+    floor_headers,
+    formatted,
+)
 
 if TYPE_CHECKING:
-    from .report_figures import SavedFigure
+    from sequence_stacks.sim.report_figures import SavedFigure
 
 __all__ = ["DOSSIER_CSS", "render_dossier"]
 
@@ -230,17 +248,21 @@ def _method(data: Data) -> str:
         ),
         (
             "Pace",
-            f"Minutes assume {pace['turn_s']:g} s to start a turn and {pace['action_s']:g} s "
-            "per action (a card played, a discard, a Block answer); a wait is the time of "
-            "the other players' turns between two of yours.",
+            f"Minutes assume {pace['turn_s']:g} s to start a turn, {pace['action_s']:g} s "
+            "per action (a card played, a discard, ending the turn) and "
+            f"{pace.get('window_s', 0.0):g} s per Block window: at the online table every "
+            "answer is held until the window's whole time is up, 8 s at the relaxed pace a "
+            "new table gets (the server's 5 s Block timeout x 1.6), and answers take no "
+            "time beyond it. The seconds per turn and per action are assumptions, not timed "
+            "play; --pace changes all three. A wait is the time of the other players' turns "
+            "between two of yours.",
         ),
+        ("Win chance", chance_method(chance)),
         (
-            "Win chance",
-            f"Estimated at every turn end by the {chance['name']!r} estimate "
-            f"({chance['estimate']}): chances proportional to exp(-weight x chips still "
-            "needed), the weight fitted to heuristic self-play at default rules; "
-            "from public facts only. The leader is the seat with the highest chance when "
-            "no other ties it; half-time is the end of turn turns/2.",
+            "Decisiveness",
+            "Winner certain from: the share of the game's turns played before the winner's "
+            f"chance reached {data.get('certain', 0.95):.0%} and stayed there at every later "
+            "turn end. Winner leads for good from: the same for being the leader.",
         ),
         (
             "Share of skill",
@@ -253,8 +275,10 @@ def _method(data: Data) -> str:
             "Kingmaking",
             f"A Block, Steal-a-Chip or Skip by a player whose win chance was below "
             f"{data['no_chance']:.0%} at the last turn end, against a player A, when A and the "
-            "eventual winner W held the two highest chances and A's was at least W's. It "
-            "marks games a hopeless player may have decided, not games it surely decided.",
+            "eventual winner W held the two highest chances, A's at least W's, and W's "
+            f"chance rose by at least {data.get('king_swing', 0.05) * 100:.0f} points by the "
+            "end of that turn. It marks games a hopeless player may have decided, not games "
+            "it surely decided (no game is replayed without the move).",
         ),
         (
             "Restricted play",
@@ -267,6 +291,7 @@ def _method(data: Data) -> str:
         ),
     ]
     items = "".join(f"<dt>{_e(term)}</dt><dd>{_e(text)}</dd>" for term, text in definitions)
+    items += _floor(data)
     items += _calibration(data)
     plan = data["plan"]
     rows = [
@@ -287,7 +312,7 @@ def _method(data: Data) -> str:
         "<code>sequence-stacks dossier --plan plan.json --out NEW</code> replays the "
         "same games and figures.</p>"
         + table_html(
-            ["configuration", "games", "pilot s/game"],
+            ["configuration", "games", "s/game (planning)"],
             rows,
             caption="Every configuration and the games each figure rests on",
         )
@@ -296,25 +321,60 @@ def _method(data: Data) -> str:
     )
 
 
+def chance_method(chance: Data) -> str:
+    """How the win chances were estimated, in words (the model, chips, or both)."""
+    used = set(chance.get("by_players", {}).values()) or {chance["name"]}
+    words = []
+    if "model" in used:
+        words.append(
+            "Each seat's chance at every turn end is the learned win-chance model's "
+            "P(that seat wins | what that seat may see: its own hand and the table), "
+            "asked once per seat (bots/winchance.py, trained on heuristic self-play at "
+            "default rules by train-value, docs/bots.md). Seats see different hands, so "
+            "the chances of one turn end need not sum to exactly 1. Under other rules the "
+            "model reads the same features but was not trained on them: check its "
+            "calibration below."
+        )
+    if "chips" in used:
+        counts = [n for n, name in chance.get("by_players", {}).items() if name == "chips"]
+        where = f" (for {', '.join(counts)} players)" if "model" in used else ""
+        words.append(
+            f"From chips alone{where}: chances proportional to exp(-0.5 x chips still "
+            "needed), the weight fitted to heuristic self-play at default rules; public "
+            "facts only."
+        )
+    if not used & {"model", "chips"}:
+        words.append(f"By the {chance['name']!r} estimate ({chance['estimate']}).")
+    words.append(
+        "The leader is the seat with the highest chance when no other ties it; half-time "
+        "is the end of turn turns/2."
+    )
+    return " ".join(words)
+
+
+def _floor(data: Data) -> str:
+    """How hopeless players ever get, per group: the kingmaking figure's background."""
+    rows = [
+        [f"{group['players']} players, {group['variant']}", *floor_cells(group["chance_floor"])]
+        for group in data["groups"]
+        if "chance_floor" in group
+    ]
+    return (
+        "<dt>How hopeless players get</dt><dd>Kingmaking needs a player with no chance "
+        "left. Over every seat's chance at every turn end of the table's games (the last "
+        "one, the result, left out): the lowest, and the seat-turns "
+        f"below {data['no_chance']:.0%} (and how many of those seats won).</dd>"
+        + table_html(["group", *floor_headers(data["no_chance"])], rows)
+    )
+
+
 def _calibration(data: Data) -> str:
     """The win chance's calibration table per group, as a definition list entry."""
     parts = []
     for group in data["groups"]:
-        rows = [
-            [
-                f"{b['low']:.0%}-{b['high']:.0%}",
-                str(b["points"]),
-                f"{b['chance']:.1%}",
-                f"{b['won']:.1%}",
-            ]
-            for b in group["calibration"]
-        ]
+        rows = [calibration_cells(b) for b in group["calibration"]]
         caption = f"{group['players']} players, {group['variant']}"
-        parts.append(
-            table_html(
-                ["chance", "seat-turns", "mean chance", "went on to win"], rows, caption=caption
-            )
-        )
+        parts.append(table_html(CALIBRATION_HEADERS, rows, caption=caption))
     return (
         "<dt>How well the win chance predicts</dt><dd>Every seat's estimated chance at "
         "every turn end of the table's won games, in bins, against the share of those "
@@ -335,7 +395,7 @@ def _nav(data: Data) -> str:
 
 
 def render_dossier(data: Data, images: Mapping[str, SavedFigure], *, title: str) -> str:
-    """The whole page for :func:`~.dossier_analysis.analyse_dossier` data (with its
+    """The whole page for :func:`~.analysis.analyse_dossier` data (with its
     ``runs`` and ``win_chance`` parts) and the saved figures."""
     counts = ", ".join(str(p) for p in _by_players(data))
     lead = (

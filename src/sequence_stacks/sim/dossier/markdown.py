@@ -7,8 +7,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .dossier_words import METRICS, Metric, Section, Unit, formatted
 from .intervals import Estimate, Method
+from .words import (
+    CALIBRATION_HEADERS,
+    METRICS,
+    Metric,
+    Section,
+    Unit,
+    calibration_cells,
+    floor_cells,
+    floor_headers,
+    formatted,
+)
 
 __all__ = ["render_markdown"]
 
@@ -127,13 +137,30 @@ def _comparisons(data: Data) -> str:
     return "### Variants\n\n" + _table(["players", "variant", "against", "verdict"], rows)
 
 
+def _chances(data: Data) -> str:
+    """The win chance behind the drama figures: how low it gets, how well it predicts."""
+    floors, bins = [], []
+    for players, groups in _by_players(data).items():
+        for group in groups:
+            where = [str(players), group["variant"]]
+            if "chance_floor" in group:
+                floors.append([*where, *floor_cells(group["chance_floor"])])
+            bins += [[*where, *calibration_cells(b)] for b in group["calibration"]]
+    return (
+        "### Win chances: how low they get, how well they predict\n\n"
+        + _table(["players", "variant", *floor_headers(data["no_chance"])], floors)
+        + "\n"
+        + _table(["players", "variant", *CALIBRATION_HEADERS], bins)
+    )
+
+
 def _plan(data: Data) -> str:
     rows = [[config_id, str(games)] for config_id, games in data["plan"]["games"].items()]
     return "### Games per configuration\n\n" + _table(["configuration", "games"], rows)
 
 
 def render_markdown(data: Data) -> str:
-    """Every figure of :func:`~.dossier_analysis.analyse_dossier` data as Markdown."""
+    """Every figure of :func:`~.analysis.analyse_dossier` data as Markdown."""
     figures = data.get("figures", {})
     links = "".join(f"![{f['title']}]({f['file']})\n\n" for f in figures.values())
     parts = [
@@ -145,6 +172,7 @@ def render_markdown(data: Data) -> str:
         _duels(data),
         _cards(data),
         _comparisons(data),
+        _chances(data),
         _plan(data),
     ]
     return "\n".join(part for part in parts if part)

@@ -6,19 +6,23 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Final
 
 from .intervals import Estimate
 
 __all__ = [
+    "CALIBRATION_HEADERS",
     "METRICS",
     "Metric",
     "MetricInfo",
     "Section",
     "Unit",
+    "calibration_cells",
     "card_sentence",
     "duel_sentence",
+    "floor_cells",
+    "floor_headers",
     "formatted",
     "magnitude",
     "metric_sentence",
@@ -61,6 +65,7 @@ class Metric(enum.StrEnum):
     COMEBACKS = "comebacks"
     LEAD_CHANGES = "lead_changes"
     DECIDED_AT = "decided_at"
+    CERTAIN_AT = "certain_at"
     KINGMADE = "kingmade"
     STALEMATES = "stalemates"
     MAX_TURNS = "max_turns"
@@ -144,6 +149,12 @@ METRICS: Final = {
         _D,
         Unit.SHARE,
         "decided later|decided earlier|when the winner shows",
+    ),
+    Metric.CERTAIN_AT: _info(
+        "Winner certain from (chance at least 95%, share of the game)",
+        _D,
+        Unit.SHARE,
+        "decided later|decided earlier|decisiveness",
     ),
     Metric.KINGMADE: _info(
         "Possible kingmaking (share of won games)",
@@ -332,12 +343,25 @@ def _decided(e: Estimate, players: int) -> str:
     )
 
 
+def _certain(e: Estimate, players: int) -> str:
+    del players
+    late = (
+        "nobody can be sure of the winner until near the end"
+        if e.value >= 0.75
+        else "many games are settled well before the last turn"
+    )
+    return (
+        f"The winner's chance reaches 95% for good {formatted(e, Unit.SHARE)} of the way "
+        f"through the game: {late}."
+    )
+
+
 def _kingmade(e: Estimate, players: int) -> str:
     if players < 3:
         return "Kingmaking needs three players or more."
     return (
         f"In {formatted(e, Unit.RATE)} of won games a player with no chance left hit one of "
-        "the two contenders and the other one won: possible kingmaking."
+        "the two contenders, and the other one gained from it and won: possible kingmaking."
     )
 
 
@@ -370,6 +394,7 @@ _SENTENCES: Final[dict[Metric, Callable[[Estimate, int], str]]] = {
     Metric.COMEBACKS: _comebacks,
     Metric.LEAD_CHANGES: _lead_changes,
     Metric.DECIDED_AT: _decided,
+    Metric.CERTAIN_AT: _certain,
     Metric.KINGMADE: _kingmade,
     Metric.STALEMATES: _share("{} of games end in a stalemate, with no winner."),
     Metric.MAX_TURNS: _share("{} of games are stopped by the turn limit, with no winner."),
@@ -441,3 +466,31 @@ def verdict(differences: dict[Metric, Estimate]) -> str:
         else:
             parts.append(f"{info.topic}: no measurable change")
     return "; ".join(parts) + "." if parts else "No figure to compare."
+
+
+# The win chance's tables (page and Markdown): how low chances get, how well they predict.
+CALIBRATION_HEADERS: Final = ("chance", "seat-turns", "mean chance", "went on to win")
+
+
+def calibration_cells(bin_: Mapping[str, float]) -> list[str]:
+    """One calibration bin (:func:`~.metrics.calibration`) as table cells."""
+    return [
+        f"{bin_['low']:.0%}-{bin_['high']:.0%}",
+        str(int(bin_["points"])),
+        f"{bin_['chance']:.1%}",
+        f"{bin_['won']:.1%}",
+    ]
+
+
+def floor_headers(no_chance: float) -> list[str]:
+    """The headers of :func:`floor_cells`."""
+    return ["lowest chance", f"seat-turns below {no_chance:.0%}", "of those, won"]
+
+
+def floor_cells(floor: Mapping[str, float]) -> list[str]:
+    """How hopeless players get (:func:`~.metrics.chance_floor`) as table cells."""
+    return [
+        f"{floor['lowest']:.1%}",
+        f"{int(floor['below'])} of {int(floor['seat_turns'])}",
+        str(int(floor["below_won"])),
+    ]
