@@ -41,13 +41,14 @@ __all__ = [
     "train_network",
 ]
 
+# Training as `train-value` does it by default.
+DEFAULT_CONFIG: Final = TrainConfig()
+
 Array = npt.NDArray[np.float32]
 Floats = npt.NDArray[np.float64]
 _STD_FLOOR: Final = 0.1
 _CLIP: Final = 1e-7
 _BINS: Final = 10
-
-
 
 
 @dataclasses.dataclass(slots=True)
@@ -193,7 +194,7 @@ def train_network(
     player_count: int,
     train: Positions,
     validation: Positions,
-    config: TrainConfig = TrainConfig(),
+    config: TrainConfig = DEFAULT_CONFIG,
     *,
     checkpoint: Path | None = None,
     on_step: Callable[[int, int], None] | None = None,

@@ -18,19 +18,18 @@ import datetime
 import json
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
 import numpy as np
 
 from sequence_stacks.bots.winchance import Network, WinChanceModel
 
+from .value_config import DEFAULT_GAMES, TrainConfig
 from .value_data import SHARD_GAMES, Positions, load_positions, write_shards
 from .value_figure import reliability_figure
-from .value_config import DEFAULT_GAMES, TrainConfig
 from .value_fit import Calibration, calibration, predict, train_network
 
 __all__ = ["DEFAULT_GAMES", "Progress", "report_markdown", "run_pipeline"]
-
 
 
 @dataclasses.dataclass(slots=True)
