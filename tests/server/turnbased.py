@@ -162,7 +162,10 @@ def _credential(account_id: str) -> Any:
 async def fire_next(table: TurnTable) -> None:
     """Run the plan due first (a bot's move, a time-out, a window's end) at its time."""
     runtime = table.runtime
-    if not runtime.schedule.plans:  # the table's own runner is acting on one: let it
+    # The table's own runner is acting on a plan (under the table's lock: a bot's answer
+    # it awaits from the thinking thread): let it finish first, or the next plan left
+    # (a window's end, hours later) would jump the clock past that answer.
+    if not runtime.schedule.plans or runtime.lock.locked():
         await asyncio.sleep(0.001)
         await table.notifier.drain()
         return
