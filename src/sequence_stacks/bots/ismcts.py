@@ -14,7 +14,8 @@ difference; the rest of a chosen plan is followed while the view is as expected.
 Block window in which the bot holds a Block is searched the same way (a chip that would
 win is always blocked). Two-player deals may be weighted by one inference
 (``inference``). How each part works, why, and how it was tuned: docs/bots.md,
-"``ismcts``".
+"``ismcts``". The parts live beside it: :mod:`.plans` (a turn's plans, one played on a
+deal), :mod:`.playout` (a deal played on and valued) and :mod:`.leaf` (the values).
 
 The RNG is injected (``seed``): the same seed and the same views give the same choices.
 ``time_budget_s`` adds an optional wall-clock limit (then choices depend on the machine).
