@@ -10,11 +10,11 @@ It then fits, by logistic regression (Newton's method), and prints:
 
 - ``curve``: ``P(win) = 1 / (1 + exp(-(score + offset) / scale))`` on the score alone
   (clipped to the band where positions are not decided), with a table of observed and
-  fitted win rates by score band (``_VALUE_CURVE`` in ``bots/ismcts.py``);
+  fitted win rates by score band (``_VALUE_CURVE`` in ``bots/leaf.py``);
 - ``features`` (two players): the clipped score, the chips each side still needs (one
   weight per count 1-5), and the wilds, Blocks (more when the opponent needs two chips
   or fewer), Steal-a-Chips and Skips in hand, printed as the weights the bot uses
-  (``_LEARNED_2P``, the features from ``bots.ismcts.leaf_features``).
+  (``_LEARNED_2P``, the features from ``bots.leaf.leaf_features``).
 
 Both are fitted on 70% of the turn starts (split by game) and their mean log-likelihood
 on the other 30% is printed, so the two can be compared. Needs numpy (``.[rl]``).
@@ -30,7 +30,7 @@ import numpy as np
 
 from sequence_stacks.bots import make_bot
 from sequence_stacks.bots.heuristic import Evaluator, Planner
-from sequence_stacks.bots.ismcts import LEAF_FEATURES, leaf_features
+from sequence_stacks.bots.leaf import LEAF_FEATURES, leaf_features
 from sequence_stacks.engine import Settings, apply_in_place, new_game, observe, resample
 
 _LOW, _HIGH = -3000.0, 0.0

@@ -8,6 +8,7 @@ import statistics
 import pytest
 
 from sequence_stacks.bots import Bot, HeuristicBot, IsmctsBot, make_bot
+from sequence_stacks.bots.heuristic import Evaluator, Planner
 from sequence_stacks.bots.ismcts import (
     could_complete,
     default_candidates,
@@ -15,6 +16,8 @@ from sequence_stacks.bots.ismcts import (
     default_race,
     default_work_limit,
 )
+from sequence_stacks.bots.plans import finish_turn
+from sequence_stacks.bots.playout import Rollout
 from sequence_stacks.engine import (
     Action,
     ActionType,
@@ -455,3 +458,58 @@ def test_ismcts_searches_eight_plans_with_two_players_and_five_with_more() -> No
             found.append(len(IsmctsBot(seed=seed, iterations=2).search(view).plans))
     assert max(counts[2]) == 8
     assert max(counts[4]) == 5
+
+
+def _modelled(seed: int) -> IsmctsBot:
+    return IsmctsBot(seed=seed, iterations=3, candidates=3, horizon=2, opponent_nodes=300)
+
+
+def test_longer_playouts_still_choose_from_the_view_alone() -> None:
+    """Playouts two rounds deep with the heuristic's own planner budget for the opponents
+    (the options measured in docs/bots.md): the same choice when every card the seat
+    cannot see is dealt anew, and the same game for the same seeds."""
+    for seed in range(3):
+        state = _mid_game(2, seed, 20 + seed)
+        seat = state.current_player()
+        assert seat is not None
+        other = resample(state, seat, random.Random(seed))
+        assert other.hands != state.hands or other.draw != state.draw
+        view, other_view = observe(state, seat), observe(other, seat)
+        assert view == other_view
+        assert _modelled(7).choose(view) == _modelled(7).choose(other_view)
+    settings = _SHORT.replace(player_count=2)
+    first = play_game(settings, 3, [_Checked(_modelled(0)), HeuristicBot(seed=1)])[1]
+    second = play_game(settings, 3, [_modelled(0), HeuristicBot(seed=1)])[1]
+    assert first.digest == second.digest
+
+
+class _Turns:
+    """A leaf value that remembers the turn it was asked to value."""
+
+    def __init__(self) -> None:
+        self.turns: list[int] = []
+
+    def __call__(self, state: State, seat: int, evaluator: Evaluator, played: int) -> float:
+        assert state.current == seat
+        assert state.phase == Phase.PLAYING
+        self.turns.append(state.turn_count)
+        return 0.5
+
+
+def test_a_longer_horizon_values_the_turn_after_next() -> None:
+    state = _turn_start(2, 5)
+    seat = state.current_player()
+    assert seat is not None
+    evaluator = Evaluator.from_view(observe(state, seat))
+    finish_turn(state, seat, Planner(evaluator, seat, state.settings))
+    assert not state.is_over
+    assert state.current != seat
+    reached: list[int] = []
+    for horizon in (1, 2):
+        leaf = _Turns()
+        Rollout(leaf, horizon=horizon).to_next_turn(
+            state.clone(), seat=seat, evaluator=evaluator, played=0
+        )
+        reached.extend(leaf.turns)
+    # One turn of the opponent, then (horizon 2) the seat's own and the opponent's again.
+    assert reached == [state.turn_count + 1, state.turn_count + 3]

@@ -27,7 +27,7 @@ EXPERT_OPTIONS: Final[dict[str, Any]] = {"budget_scale": 2.0}
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class ModelLeaf:
-    """A :class:`~sequence_stacks.bots.ismcts.LeafValue`: the win-chance model's
+    """A :class:`~sequence_stacks.bots.leaf.LeafValue`: the win-chance model's
     P(win) of the seat's own view of the playout's position (measured as a leaf in
     docs/bots.md; not the expert's default)."""
 

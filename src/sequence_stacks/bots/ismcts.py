@@ -14,7 +14,8 @@ difference; the rest of a chosen plan is followed while the view is as expected.
 Block window in which the bot holds a Block is searched the same way (a chip that would
 win is always blocked). Two-player deals may be weighted by one inference
 (``inference``). How each part works, why, and how it was tuned: docs/bots.md,
-"``ismcts``".
+"``ismcts``". The parts live beside it: :mod:`.plans` (a turn's plans, one played on a
+deal), :mod:`.playout` (a deal played on and valued) and :mod:`.leaf` (the values).
 
 The RNG is injected (``seed``): the same seed and the same views give the same choices.
 ``time_budget_s`` adds an optional wall-clock limit (then choices depend on the machine).
@@ -28,26 +29,14 @@ import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from typing import Final, Protocol, TypeVar
+from typing import Final, TypeVar
 
 from sequence_stacks.engine import (
-    CARD_COLOUR,
-    CARD_KIND,
-    COLOURS,
     Action,
-    ActionType,
-    Kind,
     Phase,
-    Settings,
     State,
     View,
     action_space,
-    chips_needed,
-    hand_has,
-    kind_rank,
-    legal_action_ids,
-    observe,
-    pass_window,
     resample,
 )
 
@@ -56,15 +45,20 @@ from sequence_stacks.engine import (
 from sequence_stacks.engine.play import apply_in_place
 
 from .base import answer_window, legal_actions_of
-from .heuristic import (
-    CONTINUING,
-    PLAYED_CREDIT,
-    Evaluator,
-    Planner,
-    plan_key,
-    should_block,
-    window_chip_needs,
+from .heuristic import Evaluator, should_block, window_chip_needs
+from .leaf import LEAF_FEATURES, HeuristicLeaf, LeafValue, leaf_features
+from .plans import (
+    BLOCK,
+    PASS,
+    PLANNER_NODES,
+    Plan,
+    could_complete,
+    enumerate_plans,
+    play_unblocked,
+    signature,
+    view_signature,
 )
+from .playout import Rollout
 
 __all__ = [
     "LEAF_FEATURES",
@@ -103,61 +97,13 @@ _CANDIDATES: Final = {2: 8}
 _CANDIDATES_MANY: Final = 5
 DEFAULT_Z: Final = 2.0
 DEFAULT_REDEAL: Final = 30
-_PLAN_NODES: Final = 400
-_PLANNER_NODES: Final = 150
-_PLAYOUT_CAP: Final = 400
 _SURE_WIN: Final = 500_000.0
-# Logistic value of the planner's score at the start of a turn, per player count:
-# P(win) = 1 / (1 + exp(-(score + offset) / scale)); counts without a curve use the
-# nearest one (fitted by benchmarks/fit_ismcts_value.py; docs/bots.md). Two players use
-# it only for win conditions other than the default, or with HeuristicLeaf(learned=False).
-_VALUE_CURVE: Final = {2: (950.0, 300.0), 4: (435.0, 575.0)}
-# Names of the features of the learned leaf value, in the order of its weights.
-LEAF_FEATURES: Final = (
-    "bias",
-    "score",
-    *(f"need={count}" for count in range(1, 6)),
-    *(f"opponent_need={count}" for count in range(1, 6)),
-    "wilds",
-    "blocks",
-    "blocks_when_close",
-    "steal_chips",
-    "skips",
-)
-# Two players, default win condition: P(win) = 1 / (1 + exp(-w . leaf_features)), the
-# weights w fitted by `python -m benchmarks.fit_ismcts_value --players 2 --games 1000
-# --seed 11 12` (docs/bots.md).
-_LEARNED_2P: Final = (
-    0.493,  # bias
-    0.843,  # score
-    *(0.984, 0.47, 0.092, -0.336, -0.717),  # need=1..5
-    *(-0.622, -0.279, 0.13, 0.492, 0.77),  # opponent_need=1..5
-    0.201,  # wilds
-    0.066,  # blocks
-    0.593,  # blocks_when_close
-    0.606,  # steal_chips
-    0.139,  # skips
-)
 
 
 _T = TypeVar("_T")
-_PASS: Final = Action(ActionType.PASS)
-_BLOCK: Final = Action(ActionType.BLOCK)
 
 # (turn, previous seat, pile lengths, its discard top, the chip supply) at a turn's start.
 _Constraint = tuple[int, int, tuple[int, ...], int | None, tuple[int, int] | None]
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class _Plan:
-    """One way the turn could go: the action ids in order and the heuristic's score.
-
-    A plan may stop where the hand empties and five cards are drawn (R18): what
-    follows depends on the draw and is played by the planner.
-    """
-
-    score: float
-    ids: tuple[int, ...]
 
 
 @dataclasses.dataclass(slots=True)
@@ -192,115 +138,6 @@ class Search:
     plans: list[PlanStats]
     chosen: int
     iterations: int
-
-
-def _signature(state: State, seat: int) -> tuple[object, ...]:
-    """What the bot compares to tell whether its plan is still on course."""
-    return (
-        tuple(sorted(CARD_KIND[card] for card in state.hands[seat])),
-        tuple(len(pile) for pile in state.piles),
-        tuple(len(pile) for pile in state.discards),
-        tuple(tuple(chips) for chips in state.chips),
-        state.turn_count,
-        state.phase,
-    )
-
-
-def _view_signature(view: View) -> tuple[object, ...]:
-    return (
-        tuple(sorted(CARD_KIND[card] for card in view.hand or ())),
-        tuple(len(pile) for pile in view.piles),
-        tuple(len(pile) for pile in view.discards),
-        tuple(tuple(chips) for chips in view.chips),
-        view.turn_count,
-        view.phase,
-    )
-
-
-def could_complete(
-    cards: Sequence[int], lengths: Sequence[int], supply: Sequence[int] | None, settings: Settings
-) -> bool:
-    """Whether ``cards`` could complete, this turn, a pile of ``lengths`` holding two or
-    more cards, of a colour whose chips are not used up (R15-R17)."""
-    per_colour = settings.piles_per_colour
-    for colour in COLOURS:
-        if supply is not None and supply[colour] == 0:
-            continue
-        counts = [0] * 6  # per rank 1-5, then the wilds
-        for card in cards:
-            if CARD_COLOUR[card] == colour:
-                counts[CARD_KIND[card] % 6] += 1
-        wilds = counts[5]
-        for length in lengths[colour * per_colour : (colour + 1) * per_colour]:
-            if length < 2:
-                continue
-            missing = sum(1 for rank in range(length + 1, 6) if counts[rank - 1] == 0)
-            if missing <= wilds:
-                return True
-    return False
-
-
-def _enumerate_plans(
-    state: State, seat: int, table: Sequence[Action], evaluator: Evaluator
-) -> list[_Plan]:
-    """Every distinct way the turn could go from ``state`` (bounded), scored by the
-    heuristic's evaluator, best first. Nobody blocks in these plans (R29)."""
-    plans: list[_Plan] = []
-    seen: set[tuple[object, ...]] = set()
-    nodes = 0
-
-    def walk(node: State, path: tuple[int, ...], played: int) -> None:
-        nonlocal nodes
-        if node.is_over or node.current != seat or node.phase != Phase.PLAYING:
-            plans.append(_Plan(evaluator.evaluate(node, None, played), path))
-            return
-        key = plan_key(node, seat, played)
-        if key in seen:
-            return
-        seen.add(key)
-        nodes += 1
-        for action_id in legal_action_ids(node, seat):
-            action = table[action_id]
-            step = (*path, action_id)
-            if action.type == ActionType.DISCARD:
-                score = evaluator.evaluate(node, int(action.kind or 0), played)
-                plans.append(_Plan(score, step))
-            elif action.type not in CONTINUING:
-                plans.append(_Plan(evaluator.evaluate(node, None, played), step))
-            elif nodes < _PLAN_NODES:
-                child = node.clone()
-                drew = _play_unblocked(child, seat, action)
-                now = played + (action.type == ActionType.PLAY)
-                playing = child.phase == Phase.PLAYING
-                if drew and child.current == seat and playing and not child.is_over:
-                    plans.append(_Plan(evaluator.evaluate(child, None, now), step))
-                else:
-                    walk(child, step, now)
-
-    walk(state, (), 0)
-    plans.sort(key=lambda plan: -plan.score)
-    return plans
-
-
-def _play_unblocked(state: State, seat: int, action: Action) -> bool:
-    """Play ``seat``'s legal ``action`` on ``state`` as the plans assume, every asked
-    seat passing a Block window it opens (R29); return whether the hand emptied and
-    ``seat`` drew a new one (R18), which the plan cannot foresee."""
-    before = len(state.hands[seat])
-    apply_in_place(state, seat, action, checked=False)
-    pass_window(state)
-    kept = action.from_discard or action.type == ActionType.STEAL_CARD
-    return len(state.hands[seat]) > before - (0 if kept else 1)
-
-
-def _answer_window(state: State) -> None:
-    """Every asked seat answers by the heuristic's rule from its own view of the deal."""
-    while state.phase == Phase.BLOCK_WINDOW:
-        asked = state.current_player()
-        assert asked is not None
-        view = observe(state, asked)
-        block = hand_has(state, asked, Kind.BLOCK) and should_block(view)
-        apply_in_place(state, asked, _BLOCK if block else _PASS, checked=False)
 
 
 def default_iterations(player_count: int, *, race: bool = False) -> int:
@@ -344,10 +181,9 @@ class IsmctsBot:
             deals, no deal is started that would pass it at the average cost of the
             deals played so far. None (the default):
             :func:`default_work_limit` of the table's size.
-        value: ``"learned"`` (the two-player model where it applies) or ``"curve"``:
-            how the default ``leaf`` turns the planner's score into a win probability.
         leaf: how a playout values the position where the bot's next turn starts
-            (:class:`LeafValue`). None (the default): :class:`HeuristicLeaf` of ``value``.
+            (:class:`LeafValue`). None (the default): :class:`HeuristicLeaf`, the
+            learned two-player model where it applies.
         block_search: search Block windows (both answers played out on the same deals,
             :meth:`decide_block`); False answers them by the heuristic's rule alone.
         race: drop, from the eighth deal on, candidates a standard error or more behind
@@ -357,6 +193,8 @@ class IsmctsBot:
         budget_scale: multiplies the default deals and work cap (those not given as
             ``iterations`` and ``work_limit``) of every search: 2.0 searches twice as
             long at every table size.
+        opponent_nodes: the node budget of each opponent's planner in a playout.
+        horizon: rounds a playout plays before its leaf value (:class:`Rollout`).
     """
 
     def __init__(
@@ -373,6 +211,8 @@ class IsmctsBot:
         block_search: bool = True,
         race: bool | None = None,
         budget_scale: float = 1.0,
+        opponent_nodes: int = PLANNER_NODES,
+        horizon: int = 1,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
@@ -393,11 +233,18 @@ class IsmctsBot:
         self.block_search = block_search
         self.race = race
         self.budget_scale = budget_scale
-        self.leaf: LeafValue = HeuristicLeaf() if leaf is None else leaf
+        if leaf is None:
+            leaf = HeuristicLeaf()
+        self.rollout = Rollout(leaf, opponent_nodes=opponent_nodes, horizon=horizon)
         self._pending: list[int] = []
         self._expected: list[tuple[object, ...]] = []
         self._constraint: _Constraint | None = None
         self._last_turn = -2
+
+    @property
+    def leaf(self) -> LeafValue:
+        """How the playouts value the position where the bot's next turn starts."""
+        return self.rollout.leaf
 
     # --- choosing ------------------------------------------------------------------
 
@@ -417,7 +264,7 @@ class IsmctsBot:
         if (
             self._pending
             and self._expected
-            and self._expected[0] == _view_signature(view)
+            and self._expected[0] == view_signature(view)
             and self._pending[0] in view.legal_action_ids
         ):
             self._expected.pop(0)
@@ -460,9 +307,9 @@ class IsmctsBot:
         self._pending = list(plan)
         self._expected = []
         for action_id in plan[:-1]:
-            if _play_unblocked(state, seat, actions[action_id]):
+            if play_unblocked(state, seat, actions[action_id]):
                 break  # a draw (R18): search again then
-            self._expected.append(_signature(state, seat))
+            self._expected.append(signature(state, seat))
         del self._pending[len(self._expected) + 1 :]
 
     # --- Block windows (R29) --------------------------------------------------------
@@ -484,8 +331,8 @@ class IsmctsBot:
 
         def playout(deal: State, blocks: bool) -> tuple[float, int]:
             state = deal.clone()
-            apply_in_place(state, seat, _BLOCK if blocks else _PASS, checked=False)
-            return self._to_next_turn(state, seat=seat, evaluator=evaluator, played=0)
+            apply_in_place(state, seat, BLOCK if blocks else PASS, checked=False)
+            return self.rollout.to_next_turn(state, seat=seat, evaluator=evaluator, played=0)
 
         values, _ = self._sample(view, None, answers, playout, race=False)
         by_answer = dict(zip(answers, values, strict=True))
@@ -502,12 +349,14 @@ class IsmctsBot:
         evaluator = Evaluator.from_view(view)
         first = self._deal(view)
         count = self.candidate_count or default_candidates(settings.player_count)
-        plans = _enumerate_plans(first, seat, actions, evaluator)[:count]
+        plans = enumerate_plans(first, seat, actions, evaluator)[:count]
         if len(plans) == 1 or plans[0].score >= _SURE_WIN:
             return Search([PlanStats(plan.ids, plan.score, []) for plan in plans], 0, 0)
 
-        def playout(deal: State, plan: _Plan) -> tuple[float, int]:
-            return self._playout(deal, seat=seat, plan=plan, actions=actions, evaluator=evaluator)
+        rollout = self.rollout
+
+        def playout(deal: State, plan: Plan) -> tuple[float, int]:
+            return rollout.play(deal, seat=seat, plan=plan, actions=actions, evaluator=evaluator)
 
         race = default_race(settings.player_count) if self.race is None else self.race
         values, done = self._sample(view, first, plans, playout, race=race)
@@ -524,10 +373,12 @@ class IsmctsBot:
         settings = view.settings
         actions = action_space(settings.player_count, settings.piles_per_colour).actions_of(seat)
         evaluator = Evaluator.from_view(view)
-        options = [_Plan(0.0, tuple(ids)) for ids in plans]
+        options = [Plan(0.0, tuple(ids)) for ids in plans]
 
-        def playout(deal: State, plan: _Plan) -> tuple[float, int]:
-            return self._playout(deal, seat=seat, plan=plan, actions=actions, evaluator=evaluator)
+        rollout = self.rollout
+
+        def playout(deal: State, plan: Plan) -> tuple[float, int]:
+            return rollout.play(deal, seat=seat, plan=plan, actions=actions, evaluator=evaluator)
 
         values, _ = self._sample(view, None, options, playout, race=False)
         return [PlanStats(p.ids, p.score, v) for p, v in zip(options, values, strict=True)]
@@ -611,128 +462,6 @@ class IsmctsBot:
             state = resample(view, view.seat, self.rng)
         return state
 
-    def _playout(
-        self,
-        deal: State,
-        *,
-        seat: int,
-        plan: _Plan,
-        actions: Sequence[Action],
-        evaluator: Evaluator,
-    ) -> tuple[float, int]:
-        """Play ``plan`` and the opponents' turns on ``deal``; value the next turn.
-
-        Returns the value and the positions the playout scored (its work)."""
-        state = deal.clone()
-        turn = state.turn_count
-        played = 0
-        work = -evaluator.calls
-        for action_id in plan.ids:
-            if state.is_over or state.current != seat or state.phase != Phase.PLAYING:
-                break
-            if state.turn_count != turn or action_id not in legal_action_ids(state, seat):
-                break
-            action = actions[action_id]
-            played += action.type == ActionType.PLAY
-            apply_in_place(state, seat, action, checked=False)
-            _answer_window(state)
-        if not state.is_over and state.current == seat and state.turn_count == turn:
-            played += _finish_turn(state, seat, Planner(evaluator, seat, state.settings))
-        work += evaluator.calls
-        value, nodes = self._to_next_turn(state, seat=seat, evaluator=evaluator, played=played)
-        return value, work + nodes
-
-    def _to_next_turn(
-        self,
-        state: State,
-        *,
-        seat: int,
-        evaluator: Evaluator,
-        played: int,
-    ) -> tuple[float, int]:
-        """Play every other seat's turn on ``state`` (changed in place) up to the start of
-        ``seat``'s next one and value it there (by :attr:`leaf`); ``played``: the cards
-        ``seat`` laid in the turn just played.
-
-        Returns the value and the positions scored on the way (the work)."""
-        work = -evaluator.calls
-        steps = 0
-        planner: Planner | None = None
-        planner_turn = -1
-        opponent_played = 0
-        while not state.is_over and not (state.phase == Phase.PLAYING and state.current == seat):
-            steps += 1
-            if steps > _PLAYOUT_CAP:
-                break
-            if state.phase == Phase.BLOCK_WINDOW:
-                _answer_window(state)
-                continue
-            mover = state.current
-            if planner is None or planner_turn != state.turn_count:
-                if planner is not None:
-                    work += planner.evaluator.calls
-                own = Evaluator.from_view(observe(state, mover))
-                planner = Planner(own, mover, state.settings, node_budget=_PLANNER_NODES)
-                planner_turn, opponent_played = state.turn_count, 0
-            planner.nodes = 0
-            _, best = planner.best(state, opponent_played)
-            action = planner.table[best[0]]
-            opponent_played += action.type == ActionType.PLAY
-            apply_in_place(state, mover, action, checked=False)
-        if planner is not None:
-            work += planner.evaluator.calls
-        result = state.result
-        if result is not None:
-            work += evaluator.calls
-            if result.winner is None:
-                return 1.0 / state.player_count, work
-            return (1.0 if result.winner == seat else 0.0), work
-        value = self.leaf(state, seat, evaluator, played)
-        return value, work + evaluator.calls
-
-
-class LeafValue(Protocol):
-    """How an ISMCTS playout values a running position where the searching seat's turn
-    starts: its probability of winning, from 0 to 1."""
-
-    def __call__(self, state: State, seat: int, evaluator: Evaluator, played: int) -> float:
-        """Value ``state`` for ``seat``. ``evaluator`` scores positions from the bot's
-        own view (its calls are the search's work); ``played``: the cards ``seat`` laid
-        in the turn it played in this playout."""
-        ...
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class HeuristicLeaf:
-    """The default :class:`LeafValue`: the best score the heuristic planner finds for
-    the turn (with the planner's credit for the cards laid in the turn before), as a
-    win probability: the learned two-player model (:func:`leaf_features`) where it
-    applies and ``learned`` is true, else a logistic curve of the score."""
-
-    learned: bool = True
-
-    def __call__(self, state: State, seat: int, evaluator: Evaluator, played: int) -> float:
-        planner = Planner(evaluator, seat, state.settings, node_budget=_PLANNER_NODES)
-        score = planner.search(state, 0) + PLAYED_CREDIT * played
-        return self.probability(state, seat, score)
-
-    def probability(self, state: State, seat: int, score: float) -> float:
-        """The win probability of ``seat`` at the start of its turn in ``state``, from
-        the planner's ``score``: the learned model where one applies, else the curve."""
-        settings = state.settings
-        if (
-            self.learned
-            and settings.player_count == 2
-            and settings.chips_to_win == 5
-            and settings.min_each_colour == 2
-        ):
-            features = leaf_features(state, seat, score)
-            logit = math.fsum(w * x for w, x in zip(_LEARNED_2P, features, strict=True))
-        else:
-            offset, scale = _curve(settings.player_count)
-            logit = (score + offset) / scale
-        return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, logit))))
-
 
 def _paired(values: list[float], base: list[float]) -> tuple[float, float]:
     """The mean and standard error of ``values`` minus ``base`` over the deals both
@@ -748,59 +477,3 @@ def _behind(values: list[float], base: list[float]) -> bool:
     (an option that never differed from the first is out too: it cannot be chosen)."""
     gain, error = _paired(values, base)
     return gain + error <= 0.0
-
-
-def _finish_turn(state: State, seat: int, planner: Planner) -> int:
-    """Play the rest of ``seat``'s turn by the planner; return the cards it laid."""
-    turn = state.turn_count
-    played = 0
-    planner.node_budget = _PLANNER_NODES
-    while not state.is_over and state.current == seat and state.turn_count == turn:
-        if state.phase == Phase.BLOCK_WINDOW:
-            _answer_window(state)
-            continue
-        planner.nodes = 0
-        _, best = planner.best(state, played)
-        action = planner.table[best[0]]
-        played += action.type == ActionType.PLAY
-        apply_in_place(state, seat, action, checked=False)
-        _answer_window(state)
-    return played
-
-
-def leaf_features(state: State, seat: int, score: float) -> list[float]:
-    """The features (``LEAF_FEATURES``) of the learned leaf value of a two-player
-    ``state`` at the start of ``seat``'s turn, where the planner scores its turn
-    ``score``: the clipped score per 1000, the chips each side still needs (R31, one
-    indicator per count 1-5), and the cards in hand the score undervalues (Blocks count
-    again when the opponent needs two chips or fewer)."""
-    settings = state.settings
-    need = min(max(chips_needed(settings, state.chips[seat]), 1), 5)
-    other = min(max(chips_needed(settings, state.chips[1 - seat]), 1), 5)
-    wilds = blocks = steals = skips = 0
-    for card in state.hands[seat]:
-        kind = CARD_KIND[card]
-        if kind == Kind.BLOCK:
-            blocks += 1
-        elif kind == Kind.SCHIP:
-            steals += 1
-        elif kind == Kind.SKIP:
-            skips += 1
-        elif kind_rank(kind) == 0:
-            wilds += 1
-    return [
-        1.0,
-        max(-3000.0, min(0.0, score)) / 1000.0,
-        *(float(need == count) for count in range(1, 6)),
-        *(float(other == count) for count in range(1, 6)),
-        float(wilds),
-        float(blocks),
-        float(blocks if other <= 2 else 0),
-        float(steals),
-        float(skips),
-    ]
-
-
-def _curve(player_count: int) -> tuple[float, float]:
-    nearest = min(_VALUE_CURVE, key=lambda count: abs(count - player_count))
-    return _VALUE_CURVE[nearest]

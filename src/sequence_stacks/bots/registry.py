@@ -35,8 +35,8 @@ _FACTORIES: Final[dict[str, tuple[Callable[..., Bot], str]]] = {
     ),
     "expert": (
         make_expert,
-        "the strongest: ISMCTS whose search is tuned with the learned win-chance model "
-        "(docs/bots.md)",
+        "ISMCTS searching twice as long (twice the deals and work cap): the longest "
+        "thinker, not measurably stronger than ismcts (docs/bots.md)",
     ),
 }
 

@@ -15,7 +15,7 @@ label is whether that seat won the game (``1/players`` each when nobody won). Ga
 split by index: every tenth (index 0 mod 10) is held out for testing and every tenth
 after it (1 mod 10) for validation; in the test games the turn-start positions of the
 player to move also get the ``ismcts`` bot's current leaf value
-(:class:`~sequence_stacks.bots.ismcts.HeuristicLeaf`), so the two can be compared on the
+(:class:`~sequence_stacks.bots.leaf.HeuristicLeaf`), so the two can be compared on the
 same positions.
 
 :func:`write_shards` plays the games of one player count in shards of
@@ -37,7 +37,7 @@ import numpy.typing as npt
 
 from sequence_stacks.bots import HeuristicBot
 from sequence_stacks.bots.heuristic import Evaluator
-from sequence_stacks.bots.ismcts import HeuristicLeaf
+from sequence_stacks.bots.leaf import HeuristicLeaf
 from sequence_stacks.bots.winchance import feature_names, view_features
 from sequence_stacks.engine import (
     Phase,
