@@ -22,7 +22,7 @@ from sequence_stacks.bots import Bot, make_bot
 from sequence_stacks.bots.expert import make_expert
 from sequence_stacks.engine import Settings
 from sequence_stacks.sim import play_game
-from sequence_stacks.sim.intervals import wilson
+from sequence_stacks.sim.dossier.intervals import wilson
 
 VARIANTS: dict[str, Callable[[int], Bot]] = {
     "expert": lambda seed: make_expert(seed=seed),
