@@ -48,6 +48,9 @@ def assert_hands_hidden(tab: LocalTab, seats: int) -> None:
     page = tab.page
     assert page.locator("#hand .card").count() == 0
     assert page.locator("#hand-area").is_hidden()
+    # No card still travelling over the hand-off (a copy of a card flying to the pool or to
+    # a thief would be drawn above it).
+    assert page.locator("#flights > *").count() == 0
     held = {card for hand in hands(tab, seats).values() for card in hand}
     shown = set(page.evaluate(_CARDS_IN_PAGE))
     assert not shown & held, f"cards of a hand in the page: {sorted(shown & held)}"

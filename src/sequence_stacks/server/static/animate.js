@@ -81,6 +81,16 @@ function layer() {
   return box;
 }
 
+/**
+ * Every card on its way lands at once and every copy in flight is gone: before the results
+ * push the table down, and before a hand-off (the screen between two people shows no card
+ * that was travelling, R36).
+ */
+export function land() {
+  for (const run of document.getAnimations()) if (!(run instanceof CSSAnimation) && !(run instanceof CSSTransition)) run.finish();
+  document.querySelector("#flights")?.replaceChildren();
+}
+
 /** True for the events of a card put down by its player: its `card` and `seat`. */
 function putDown(event) {
   return [EVENT.CARD_PLAYED, EVENT.DISCARDED, EVENT.SKIP_PLAYED, EVENT.REVERSE_PLAYED, EVENT.CARD_STOLEN, EVENT.CHIP_STOLEN].includes(event.type);

@@ -8,7 +8,7 @@
 // window is one public prompt (localprompt.js). The game is kept in IndexedDB after
 // every move (localstore.js) and can be saved as a game record. It owns no rules.
 
-import { animate, capture } from "./animate.js";
+import { animate, capture, land } from "./animate.js";
 import { Board, boardParts } from "./board.js";
 import { actionWords } from "./choices.js";
 import { Countdown } from "./countdown.js";
@@ -265,7 +265,7 @@ function finish() {
   prompt.close();
   countdown.set(null);
   // The results push the table down: cards on their way land at once.
-  for (const run of document.getAnimations()) if (!(run instanceof CSSAnimation) && !(run instanceof CSSTransition)) run.finish();
+  land();
   document.body.dataset.status = "over";
   const result = game.view.result;
   $("#end .text").textContent = resultText(result, solo() ? people()[0] : null, seatName);
@@ -299,6 +299,7 @@ function select(next) {
 /** "Pass to Ann": every hand out of the page until Ann taps (R36). */
 function handOff(seat) {
   notice.hide();
+  land();
   const name = seatName(seat);
   $("#handoff-title").textContent = t("local.handoff.title", { player: name });
   $("#handoff-text").textContent = t("local.handoff.text", { player: name });

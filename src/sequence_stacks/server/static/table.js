@@ -3,7 +3,7 @@
 // draws the board (board.js) from it and sends the board's actions over the socket; it
 // owns no rules, and every word a player reads is a message (#13).
 
-import { animate, capture } from "./animate.js";
+import { animate, capture, land } from "./animate.js";
 import { Board, boardParts, PROMPT } from "./board.js";
 import { celebrate } from "./celebrate.js";
 import { chatButtons, face, isEmote } from "./chat.js";
@@ -472,10 +472,10 @@ function renderChat() {
   buttons.replaceChildren(...chatButtons(game.chat, (phrase) => socket.send({ type: "chat", phrase })));
 }
 
-// A screen resized (a phone turned) while cards travel: they land at once, their paths
-// were measured on the layout that is gone (#15).
+// A screen resized (a phone turned) while cards travel: they land at once and the copies in
+// flight are gone, their paths were measured on the layout that is gone (#15).
 addEventListener("resize", () => {
-  for (const run of document.getAnimations()) if (!(run instanceof CSSAnimation) && !(run instanceof CSSTransition)) run.finish();
+  land();
 });
 
 // --- controls -------------------------------------------------------------------------
