@@ -11,6 +11,7 @@ from typing import Any, Final
 
 import pytest
 from playwright.sync_api import Browser, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from sequence_stacks.bots import HeuristicBot
 from sequence_stacks.device import DeviceGame, Player
@@ -111,7 +112,19 @@ class LocalTab:
         if init_script is not None:
             self.context.add_init_script(init_script)
         self.errors: list[str] = []
+        # Requests not yet answered (the page's and its service worker's), for the
+        # message of a page that does not load.
+        self.pending: dict[Any, tuple[float, str]] = {}
+        self.context.on("request", self._started)
+        self.context.on("requestfinished", self._ended)
+        self.context.on("requestfailed", self._ended)
         self.page: Page = self._new_page()
+
+    def _started(self, request: Any) -> None:
+        self.pending[request] = (time.monotonic(), f"{request.method} {request.url}")
+
+    def _ended(self, request: Any) -> None:
+        self.pending.pop(request, None)
 
     def _new_page(self) -> Page:
         page = self.context.new_page()
@@ -123,7 +136,12 @@ class LocalTab:
         return page
 
     def open(self, path: str = "/local") -> None:
-        self.page.goto(self.url + path)
+        try:
+            self.page.goto(self.url + path)
+        except PlaywrightTimeoutError as error:
+            now = time.monotonic()
+            waiting = [f"{now - at:.1f} s {what}" for at, what in self.pending.values()]
+            raise AssertionError(f"{path} did not load; unanswered: {waiting}") from error
 
     def visit_again(self, path: str = "/local") -> None:
         """Close the page and come back in a new one (the same browser: its service
