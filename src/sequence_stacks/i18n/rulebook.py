@@ -42,37 +42,41 @@ _TABLE_RULE: Final = re.compile(r"^\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?$")
 _INLINE: Final = re.compile(r"(\*\*|`[^`]*`)")
 
 
-def rules_path(language: str) -> Path:
-    """The rule book a reader of ``language`` gets: its own file, else English."""
+def _in_language(folder: Path, language: str) -> Path:
+    """The file of ``folder`` a reader of ``language`` gets: its own, else English."""
     if language in LANGUAGES:
-        path = RULES_DIR / f"{language}.md"
+        path = folder / f"{language}.md"
         if path.is_file():
             return path
-    return RULES_DIR / f"{DEFAULT_LANGUAGE}.md"
+    return folder / f"{DEFAULT_LANGUAGE}.md"
+
+
+def _blocks(path: Path) -> dict[str, Any]:
+    """``{language, blocks}`` of a rules file; ``language`` is the one the text is in."""
+    return {"language": path.stem, "blocks": parse(path.read_text(encoding="utf-8"))}
+
+
+def rules_path(language: str) -> Path:
+    """The rule book a reader of ``language`` gets: its own file, else English."""
+    return _in_language(RULES_DIR, language)
 
 
 @functools.cache
 def rule_book(language: str) -> dict[str, Any]:
     """``{language, blocks}``: the rule book for ``language``; ``language`` is the one
     the text is in (English when the language has no rule book yet)."""
-    path = rules_path(language)
-    return {"language": path.stem, "blocks": parse(path.read_text(encoding="utf-8"))}
+    return _blocks(rules_path(language))
 
 
 def player_rules_path(language: str) -> Path:
     """The rules for players a reader of ``language`` gets: its own file, else English."""
-    if language in LANGUAGES:
-        path = PLAYER_RULES_DIR / f"{language}.md"
-        if path.is_file():
-            return path
-    return PLAYER_RULES_DIR / f"{DEFAULT_LANGUAGE}.md"
+    return _in_language(PLAYER_RULES_DIR, language)
 
 
 @functools.cache
 def player_rules(language: str) -> dict[str, Any]:
     """``{language, blocks}``: the rules for players in ``language`` (as :func:`rule_book`)."""
-    path = player_rules_path(language)
-    return {"language": path.stem, "blocks": parse(path.read_text(encoding="utf-8"))}
+    return _blocks(player_rules_path(language))
 
 
 def runs(text: str) -> list[Run]:
