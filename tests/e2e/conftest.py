@@ -93,3 +93,23 @@ def browser() -> Iterator[Browser]:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield launched
         launched.close()
+
+
+@pytest.fixture(autouse=True)
+def _close_left_contexts(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Close the browser contexts a test opened and left open (also when it failed).
+
+    The browser is one per module: a context left behind keeps its pages running (a
+    page of /local its Pyodide engine, service worker and timers; a table page its
+    socket) beside the module's later tests, on a machine of two cores. Contexts that
+    were there before the test (a module fixture's) are left to their fixture."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    browser: Browser = request.getfixturevalue("browser")
+    before = set(browser.contexts)
+    yield
+    for context in browser.contexts:
+        if context not in before:
+            with contextlib.suppress(Exception):  # already closed, or the browser gone
+                context.close()
