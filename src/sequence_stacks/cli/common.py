@@ -28,6 +28,7 @@ __all__ = [
     "bot_list",
     "bots_help",
     "make_console",
+    "number_list",
     "print_json",
     "read_json",
     "settings_from_args",
@@ -60,6 +61,22 @@ def bot_list(text: str) -> list[str]:
             f"unknown bot(s) {', '.join(map(repr, unknown))}; known bots: {', '.join(BOT_NAMES)}"
         )
     return names
+
+
+def number_list(
+    text: str, *, option: str, example: str, low: int, high: int, bounds: str
+) -> list[int]:
+    """Parse ``2,3,4`` into whole numbers from ``low`` to ``high`` (for an argparse
+    ``type``); ``bounds`` is the refusal when one is outside them."""
+    try:
+        numbers = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{option} takes numbers like {example}, not {text!r}"
+        ) from None
+    if not numbers or any(not low <= number <= high for number in numbers):
+        raise argparse.ArgumentTypeError(bounds)
+    return numbers
 
 
 def bots_help() -> str:

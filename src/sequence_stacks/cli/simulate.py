@@ -35,7 +35,7 @@ from sequence_stacks.sim import (
     write_report,
 )
 
-from .common import CliError, add_option_arg, make_console, print_json
+from .common import CliError, add_option_arg, make_console, number_list, print_json
 
 __all__ = [
     "add_backend_args",
@@ -50,15 +50,14 @@ __all__ = [
 
 def player_counts_arg(text: str) -> list[int]:
     """Parse ``2,3,4`` into player counts (an argparse ``type``)."""
-    try:
-        counts = [int(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"--players takes numbers like 2,3,4, not {text!r}"
-        ) from None
-    if not counts or any(not 2 <= count <= 6 for count in counts):
-        raise argparse.ArgumentTypeError("player counts must be 2-6 (R5)")
-    return counts
+    return number_list(
+        text,
+        option="--players",
+        example="2,3,4",
+        low=2,
+        high=6,
+        bounds="player counts must be 2-6 (R5)",
+    )
 
 
 def vary_arg(text: str) -> tuple[str, list[str]]:

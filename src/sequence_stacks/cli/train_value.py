@@ -18,7 +18,7 @@ from rich.progress import (
 
 from sequence_stacks.sim.value_config import DEFAULT_GAMES, TrainConfig
 
-from .common import CliError, make_console
+from .common import CliError, make_console, number_list
 from .simulate import player_counts_arg
 
 __all__ = ["DESCRIPTION", "EXAMPLES", "add_train_value_parser", "run_train_value"]
@@ -49,15 +49,15 @@ def _counts(text: str) -> list[int]:
 
 
 def _hidden(text: str) -> tuple[int, ...]:
-    try:
-        widths = tuple(int(part) for part in text.split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"--hidden takes widths like 64 or 64,32, not {text!r}"
-        ) from None
-    if not widths or any(not 1 <= width <= 1024 for width in widths):
-        raise argparse.ArgumentTypeError("hidden layer widths must be 1-1024")
-    return widths
+    widths = number_list(
+        text,
+        option="--hidden",
+        example="64 or 64,32",
+        low=1,
+        high=1024,
+        bounds="hidden layer widths must be 1-1024",
+    )
+    return tuple(widths)
 
 
 def _games(text: str) -> dict[int, int]:
