@@ -236,10 +236,12 @@ def _check_holder(reader: Reader) -> None:
         return el ? `${el.tagName.toLowerCase()}#${el.id}.${el.className}` : 'nothing'; }"""
     )
     assert not on_top, f"the Block prompt is under something: {on_top}"
-    reader.shot("prompt-choose")
     page.click("#answer-block")
     page.wait_for_selector("#block-prompt[data-mode=answered]")
     assert page.locator("#block-prompt .text").inner_text() == reader.words("prompt.answered_block")
+    # Looked at after the tap: a screenshot can take seconds on a busy machine, which the
+    # window's last seconds cannot spare (on a phone, the prompt over the log's sheet).
+    reader.shot("prompt-answered")
 
 
 def _check_watcher(reader: Reader, completer: str) -> None:

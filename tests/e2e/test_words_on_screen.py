@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page
+from playwright.sync_api import Browser, ConsoleMessage, Locator, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .conftest import ARTIFACTS, ServerProcess
@@ -78,6 +78,14 @@ class Player:
             )
 
 
+def _choose(card: Locator) -> None:
+    """Select a card of the hand, unless it is selected already (a tap on a selected card
+    puts it back: after a move the server took more than 5 s to answer, the card chosen
+    for it may still be the selection)."""
+    if card.get_attribute("aria-pressed") != "true":
+        card.click()
+
+
 def _move(player: Player, moves: int) -> None:
     """One move of the player's turn: a steal if it can (after a screenshot of the
     choices), else a play, else a discard."""
@@ -89,16 +97,16 @@ def _move(player: Player, moves: int) -> None:
     for kind in ("SCARD", "SCHIP"):
         card = page.locator(f'#hand .card.playable[data-kind="{kind}"]')
         if card.count():
-            card.first.click()
+            _choose(card.first)
             player.shot(f"steal-{kind.lower()}", scroll_to="#choices")
             player.act(page.locator("#choices button.primary").first.click)
             return
     playable = page.locator("#hand .card.playable")
     if playable.count() and moves % 3:
-        playable.first.click()
+        _choose(playable.first)
         player.act(page.locator("#choices button.primary").first.click)
         return
-    page.locator("#hand .card:not([disabled])").first.click()
+    _choose(page.locator("#hand .card:not([disabled])").first)
     player.act(page.locator("#choices button.discard").first.click)
 
 
