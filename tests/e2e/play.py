@@ -21,6 +21,7 @@ __all__ = [
     "act_and_wait",
     "answer_window",
     "assert_no_leaks",
+    "click_if_still_there",
     "pass_window",
     "step",
     "wait_until",
@@ -145,10 +146,10 @@ def pass_window(tabs: list[Tab]) -> None:
     its buttons go, and the page's version moves on at the window's end."""
     for tab in tabs:
         if tab.page.locator("#answer-pass").is_visible():
-            act_and_wait(tab, lambda page=tab.page: _click_if_still_there(page, "#answer-pass"))
+            act_and_wait(tab, lambda page=tab.page: click_if_still_there(page, "#answer-pass"))
 
 
-def _click_if_still_there(page: Any, selector: str) -> None:
+def click_if_still_there(page: Any, selector: str) -> None:
     """Click ``selector`` unless it goes before it can be clicked: a Block window can end
     (its time is up, a bot blocked) between looking at the button and clicking it."""
     try:

@@ -52,6 +52,7 @@ from sequence_stacks.i18n.render import current_language, kind_name, render, set
 from sequence_stacks.i18n.translations import translation
 
 from .conftest import ARTIFACTS, FAST_BOTS, NO_LIMITS, ServerProcess, running_server
+from .play import click_if_still_there
 from .seat_sockets import PythonTable
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
@@ -684,7 +685,7 @@ def _play_to_the_end(reader: Reader, catalog: dict[str, Any]) -> bool:
                 _look_at_the_prompt(reader, state, "block-prompt")
             asked = True
             if page.locator("#answer-pass").is_visible():
-                reader.act_and_wait(lambda: page.click("#answer-pass"))
+                reader.act_and_wait(lambda: click_if_still_there(page, "#answer-pass"))
             else:
                 page.wait_for_timeout(50)  # no Block, nothing to tap: the window runs out
         elif view and view["phase"] == "playing" and view["current"] == state["you"]:

@@ -18,6 +18,7 @@ from playwright.sync_api import Browser, ConsoleMessage, Locator, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .conftest import ARTIFACTS, ServerProcess
+from .play import click_if_still_there
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(240)]
 
@@ -120,7 +121,7 @@ def _play(player: Player) -> None:
         if page.locator("#block-prompt").is_visible():
             player.shot("block-prompt", scroll_to="#block-prompt")
             if page.locator("#answer-pass").is_visible():
-                player.act(lambda: page.click("#answer-pass"))
+                player.act(lambda: click_if_still_there(page, "#answer-pass"))
             else:
                 page.wait_for_timeout(50)  # no Block, nothing to tap (#24)
         elif view and view["phase"] == "playing" and view["current"] == state["you"]:
