@@ -213,6 +213,13 @@ def _my_turn_first(device: Device, url: str, table_id: str) -> None:
     page.close()
 
 
+def _sits_as(page: Page, name: str) -> None:
+    """The join form shows the account's name, read-only (#26)."""
+    wait_until(page, f"() => document.querySelector('#join-name').value === {name!r}")
+    assert page.locator("#join-name").get_attribute("readonly") is not None
+    _shot(page, "join-as-account")
+
+
 def _turn_based_table(live: LiveServer, ann_device: Device, bob_device: Device) -> str:
     """Ann makes a turn-based table of four (24 hours a turn) from the lobby, she and Bob
     sit at it, she starts the game; its URL."""
@@ -223,11 +230,12 @@ def _turn_based_table(live: LiveServer, ann_device: Device, bob_device: Device) 
     page.click("#create button[type=submit]")
     page.wait_for_url("**/t/*")
     table_url = page.url
-    page.fill("#join-name", "A")  # the server seats her as her account: Ann
+    # Signed in, she sits as her account: its name is in the form, not asked for.
+    _sits_as(page, "Ann")
     page.click("#join button")
     page.wait_for_selector("#start:not([hidden])")
     bob_device.page.goto(table_url)
-    bob_device.page.fill("#join-name", "B")
+    _sits_as(bob_device.page, "Bob")
     bob_device.page.click("#join button")
     bob_device.page.wait_for_selector("#start:not([hidden])")
     page.click("#start")

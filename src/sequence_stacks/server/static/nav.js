@@ -1,6 +1,8 @@
 // The account links every page shows (#26): sign in, or the player's name and "My games"
 // with a badge of the games waiting for them; the badge also goes in the page's title,
 // so a tab in the background says when a game waits. Asked again every half minute.
+// Each answer is also told to the page as an "account" event (its detail: the answer),
+// so a page can use the signed-in player's name (the table's join form does).
 
 import { h } from "./dom.js";
 import { avatar } from "./avatars.js";
@@ -26,6 +28,7 @@ function render(nav, data, title) {
   items.push(link("/leaderboard", t("nav.leaderboard")));
   nav.replaceChildren(...items);
   nav.hidden = false;
+  document.dispatchEvent(new CustomEvent("account", { detail: data }));
   if (!title) return;
   if (baseTitle === null) baseTitle = document.title;
   document.title = data.my_turn ? t("nav.title_badge", { count: data.my_turn, title: baseTitle }) : baseTitle;

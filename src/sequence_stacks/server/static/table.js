@@ -500,6 +500,14 @@ $("#join-form").addEventListener("submit", async (event) => {
 });
 
 $("#join-name").value = localStorage.getItem("sequence-stacks:name") || "";
+// A signed-in player sits as their account (#26): its name is the one the server uses,
+// shown in the form and not asked for.
+document.addEventListener("account", (event) => {
+  const input = $("#join-name");
+  const player = event.detail.signed_in ? event.detail.player : null;
+  if (player) input.value = player.name;
+  input.readOnly = player !== null;
+});
 $("#start").addEventListener("click", () => socket.command("start"));
 $("#leave").addEventListener("click", () => {
   socket.command("leave");
