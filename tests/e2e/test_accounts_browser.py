@@ -226,7 +226,10 @@ def _turn_based_table(live: LiveServer, ann_device: Device, bob_device: Device) 
     page = ann_device.page
     page.goto(live.url + "/")
     page.select_option("#create select[name=players]", "4")
+    pace = page.locator("#create select[name=pace]")
+    assert pace.is_visible()  # a live table's pace is asked for ...
     page.select_option("select[name=turn_hours]", "24")
+    assert pace.is_hidden()  # ... a turn-based table's turn time sets it
     page.click("#create button[type=submit]")
     page.wait_for_url("**/t/*")
     table_url = page.url

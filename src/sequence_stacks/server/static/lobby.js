@@ -23,6 +23,19 @@ function numberProblem(input) {
   return t("page.lobby.option_range", { option: label, low: Number(input.min), high: Number(input.max) });
 }
 
+/** The turn time of a turn-based table in hours, or null for a table played live. */
+function turnHours() {
+  return Number(option("turn_hours").value) || null;
+}
+
+// A pace is how long a live turn and a Block window last: a turn-based table's are set by
+// its turn time (#26), so its pace is not asked for.
+function showPace() {
+  option("pace").closest("label").hidden = turnHours() !== null;
+}
+option("turn_hours").addEventListener("change", showPace);
+showPace();
+
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
   problem.textContent = "";
@@ -45,7 +58,7 @@ form.addEventListener("submit", async (event) => {
   const response = await fetch("/api/tables", {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ options, visibility: option("visibility").value, pace: option("pace").value, turn_hours: Number(option("turn_hours").value) || null }),
+    body: JSON.stringify({ options, visibility: option("visibility").value, pace: turnHours() === null ? option("pace").value : null, turn_hours: turnHours() }),
   });
   const data = await response.json();
   if (!response.ok) {
