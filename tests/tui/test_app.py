@@ -246,7 +246,8 @@ def test_help_screen_shows_the_keys_and_the_rule_book(tmp_path: Path) -> None:
             text = screen_text(app)
             assert "KEYS" in text
             assert "THE RULES" in text
-            assert "the canonical rules" in text  # the rule book's heading (en.md)
+            assert "The rules of Sequence Stacks" in text  # the rules for players (en.md)
+            assert "R29" not in text  # plain words, no rule ids (#24)
             await pilot.press("escape")
             assert not isinstance(app.screen, HelpScreen)
 

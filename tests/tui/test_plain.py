@@ -75,7 +75,7 @@ def test_refusals_and_mistakes_are_explained(tmp_path: Path) -> None:
     assert "There is no move 99" in out
     assert "Not understood: cannot read action 'B9'" in out
     assert "COMMANDS" in out
-    assert "SEQUENCE STACKS — THE CANONICAL RULES" in out
+    assert "THE RULES OF SEQUENCE STACKS" in out  # the rules for players, no rule ids (#24)
     assert "Back to the game." in out  # quit asks first; n plays on
     assert "You left the game without saving it." in out
     assert not (tmp_path / "save.json").exists()

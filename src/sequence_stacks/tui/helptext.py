@@ -1,5 +1,6 @@
-"""Help texts: the keys of each mode (from messages) and the rule book in the reader's
-language (``i18n/rules/<lang>.md``, English where a language has none yet)."""
+"""Help texts: the keys of each mode (from messages) and the rules for players in the
+reader's language (``i18n/rules/players/<lang>.md``, as the web page's full rules: plain
+words, no rule ids; English where a language has none yet)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any, Final
 from rich.cells import cell_len
 
 from sequence_stacks.i18n import current_language, render
-from sequence_stacks.i18n.rulebook import rule_book, rules_path
+from sequence_stacks.i18n.rulebook import player_rules, player_rules_path
 
 __all__ = ["plain_commands", "rules_lines", "rules_markdown", "tui_keys"]
 
@@ -64,8 +65,8 @@ def plain_commands() -> str:
 
 
 def rules_markdown() -> str:
-    """The rule book's Markdown in the current language (English if it has none)."""
-    return rules_path(current_language()).read_text(encoding="utf-8")
+    """The rules for players, Markdown, in the current language (English if it has none)."""
+    return player_rules_path(current_language()).read_text(encoding="utf-8")
 
 
 def _runs(runs: list[dict[str, Any]]) -> str:
@@ -73,7 +74,7 @@ def _runs(runs: list[dict[str, Any]]) -> str:
 
 
 def rules_lines() -> list[str]:
-    """The rule book in the current language as plain lines: headings, paragraphs,
+    """The rules for players in the current language as plain lines: headings, paragraphs,
     ``-`` items indented by depth, table rows with ``|`` between cells."""
     lines: list[str] = []
 
@@ -82,7 +83,7 @@ def rules_lines() -> list[str]:
             lines.append("  " * depth + "- " + _runs(item["runs"]))
             items(item.get("items", []), depth + 1)
 
-    for block in rule_book(current_language())["blocks"]:
+    for block in player_rules(current_language())["blocks"]:
         kind = block["type"]
         if kind.startswith("h"):
             heading = _runs(block["runs"])
