@@ -213,11 +213,12 @@ def _my_turn_first(device: Device, url: str, table_id: str) -> None:
     page.close()
 
 
-def _sits_as(page: Page, name: str) -> None:
-    """The join form shows the account's name, read-only (#26)."""
-    wait_until(page, f"() => document.querySelector('#join-name').value === {name!r}")
-    assert page.locator("#join-name").get_attribute("readonly") is not None
-    _shot(page, "join-as-account")
+def _sits_as(page: Page, name: str, field: str = "#join-name") -> None:
+    """A form that seats the reader shows the account's name, read-only (#26): the
+    table's Take a seat, the lobby's Play now."""
+    wait_until(page, f"() => document.querySelector({field!r}).value === {name!r}")
+    assert page.locator(field).get_attribute("readonly") is not None
+    _shot(page, "join-as-account" if field == "#join-name" else "play-now-as-account")
 
 
 def _turn_based_table(live: LiveServer, ann_device: Device, bob_device: Device) -> str:
@@ -225,6 +226,7 @@ def _turn_based_table(live: LiveServer, ann_device: Device, bob_device: Device) 
     sit at it, she starts the game; its URL."""
     page = ann_device.page
     page.goto(live.url + "/")
+    _sits_as(page, "Ann", "#play-now input[name=name]")
     page.select_option("#create select[name=players]", "4")
     pace = page.locator("#create select[name=pace]")
     assert pace.is_visible()  # a live table's pace is asked for ...

@@ -3,7 +3,7 @@
 import { h } from "./dom.js";
 import { refusalLine, seatLabel, tableTitle } from "./words.js";
 import { formatNumber, loadWords, t } from "./messages.js";
-import { accountNav } from "./nav.js";
+import { accountNav, nameFromAccount } from "./nav.js";
 import { setUpPage } from "./pagewords.js";
 import { SEAT_KIND, TABLE_STATUS } from "./vocabulary.js";
 
@@ -89,6 +89,7 @@ function showQuickBots() {
 quickPlayers.addEventListener("change", showQuickBots);
 const NAME_KEY = "sequence-stacks:name";
 quickName.value = localStorage.getItem(NAME_KEY) || "";
+nameFromAccount(quickName);
 
 quick.addEventListener("submit", async (event) => {
   event.preventDefault();

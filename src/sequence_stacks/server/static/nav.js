@@ -58,6 +58,20 @@ export function accountNav({ title = true } = {}) {
   });
 }
 
+/**
+ * A name field of a form that seats the reader (a table's "Take a seat", the lobby's
+ * "Play now"): a signed-in player sits as their account (#26), so the field shows the
+ * account's name, read-only; signed out, it is theirs to fill again.
+ */
+export function nameFromAccount(input) {
+  document.addEventListener("account", (event) => {
+    const player = event.detail.signed_in ? event.detail.player : null;
+    if (player) input.value = player.name;
+    input.readOnly = player !== null;
+    input.classList.toggle("as-account", player !== null);
+  });
+}
+
 /** Forget the title this module kept (a page that renames itself calls this). */
 export function retitled() {
   baseTitle = null;

@@ -13,6 +13,7 @@ import { h, setWholeWords, svg } from "./dom.js";
 import { focusFirst, focusLost, focusSpot, restoreFocus } from "./focus.js";
 import { loadWords, t } from "./messages.js";
 import { isAsked, isTurnOf, legalActions, selectedActions, selectionFor, toggled, windowKey } from "./moves.js";
+import { nameFromAccount } from "./nav.js";
 import { TableSocket } from "./net.js";
 import { Notice } from "./notice.js";
 import { setUpPage } from "./pagewords.js";
@@ -500,14 +501,7 @@ $("#join-form").addEventListener("submit", async (event) => {
 });
 
 $("#join-name").value = localStorage.getItem("sequence-stacks:name") || "";
-// A signed-in player sits as their account (#26): its name is the one the server uses,
-// shown in the form and not asked for.
-document.addEventListener("account", (event) => {
-  const input = $("#join-name");
-  const player = event.detail.signed_in ? event.detail.player : null;
-  if (player) input.value = player.name;
-  input.readOnly = player !== null;
-});
+nameFromAccount($("#join-name"));
 $("#start").addEventListener("click", () => socket.command("start"));
 $("#leave").addEventListener("click", () => {
   socket.command("leave");
