@@ -23,6 +23,7 @@ from sequence_stacks.tui.screens import (
     ReplayScreen,
     SummaryScreen,
 )
+from sequence_stacks.tui.widgets import TableLog
 
 from .helpers import keys_for_turn, make_app, make_session, screen_text, settle, wait_for
 from .positions import session_at_block_prompt
@@ -458,5 +459,33 @@ def test_a_save_that_fails_keeps_the_quit_question_open(tmp_path: Path) -> None:
             assert "Could not save" in screen_text(app)
             await pilot.press("escape")
             assert _on_top(app) is not QuitScreen
+
+    asyncio.run(body())
+
+
+def test_the_log_wraps_again_when_the_terminal_changes_size(tmp_path: Path) -> None:
+    """Each line of the log is wrapped at the log's width now, not at the width it had
+    when the line was written: at 80x24 (one column) and at 120x40 (the log beside the
+    table), and back."""
+    app = make_app(make_session(seed=3), tmp_path)
+
+    def fits(log: TableLog) -> list[int]:
+        width = log.scrollable_content_region.width
+        too_wide = [strip.cell_length for strip in log.lines if strip.cell_length > width]
+        assert not too_wide, (width, too_wide)
+        return [len(log.lines), width]
+
+    async def body() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            log = app.query_one("#log", TableLog)
+            narrow = fits(log)
+            await pilot.resize_terminal(*SIZE)
+            await settle(pilot, app)
+            wide = fits(log)
+            assert wide[1] != narrow[1], (narrow, wide)  # the log's width did change
+            await pilot.resize_terminal(80, 24)
+            await settle(pilot, app)
+            assert fits(log) == narrow
 
     asyncio.run(body())

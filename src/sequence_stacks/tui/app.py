@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import BindingType
 from textual.containers import Container, Vertical
-from textual.widgets import Footer, OptionList, RichLog, Static
+from textual.widgets import Footer, OptionList, Static
 from textual.worker import Worker, WorkerState
 
 from sequence_stacks.engine import END_ID, Action, ActionType, IllegalActionError, Phase, View
@@ -25,7 +26,7 @@ from sequence_stacks.i18n import render
 
 from .cells import use_terminal_widths
 from .choices import Source, Target, highlighted_slots, playable_sources, sources, targets
-from .layout import BOT_SPEEDS, CONTEXT_ACTIONS, PLAY_BINDINGS, PLAY_CSS, WIDE_SIZE
+from .layout import BOT_SPEEDS, CONTEXT_ACTIONS, PLAY_BINDINGS, PLAY_CSS, WIDE_SIZE, is_compact_size
 from .plain import summary_lines
 from .present import action_words, kind_label
 from .screens import (
@@ -43,6 +44,7 @@ from .widgets import (
     PilesPanel,
     PlayersPanel,
     StatusBar,
+    TableLog,
     hand_hint,
     render_hand,
     render_players,
@@ -92,7 +94,7 @@ class PlayApp(App[int]):
             with Vertical(id="left"):
                 yield PilesPanel(id="piles")
                 yield PlayersPanel(id="players")
-            yield RichLog(id="log", wrap=True, markup=False, min_width=20)
+            yield TableLog(widget_id="log")
         yield HandPanel(id="hand")
         yield OptionList(id="targets", markup=False)
         yield Static(id="message")
@@ -100,30 +102,28 @@ class PlayApp(App[int]):
 
     def on_mount(self) -> None:
         """Draw the table and let whoever acts first act."""
-        log = self.query_one("#log", RichLog)
+        log = self.query_one("#log", TableLog)
         log.border_title = render("term.log")
         log.border_subtitle = render("term.seed", seed=str(self.session.seed))
         self._fit_layout()
         self.query_one("#hand", HandPanel).focus()
         self.advance()
 
-    def on_resize(self) -> None:
-        """Choose the wide or the compact layout for the terminal's new size."""
-        self._fit_layout()
+    def on_resize(self, event: events.Resize) -> None:
+        """Choose the wide or the compact layout for the terminal's new size (the event's:
+        the app's own may not have changed yet)."""
+        self._fit_layout(event.size)
 
     @property
     def is_compact(self) -> bool:
         """True when the terminal is smaller than :data:`WIDE_SIZE` either way."""
-        width, height = self.size
-        return width < WIDE_SIZE[0] or height < WIDE_SIZE[1]
+        return is_compact_size(self.size)
 
-    def _fit_layout(self) -> None:
-        if self.has_class("-compact") == self.is_compact:
+    def _fit_layout(self, size: tuple[int, int] | None = None) -> None:
+        compact = is_compact_size(self.size if size is None else size)
+        if self.has_class("-compact") == compact:
             return
-        self.set_class(self.is_compact, "-compact")
-        # The log was wrapped at the old width: write it again at the new one.
-        self.query_one("#log", RichLog).clear()
-        self._logged = 0
+        self.set_class(compact, "-compact")  # the log wraps itself again (TableLog)
         self.redraw()
 
     # --- what the app is doing ----------------------------------------------------
@@ -167,7 +167,7 @@ class PlayApp(App[int]):
         self._pending = None
         self.message = ""
         self._drop_selection()
-        self.query_one("#log", RichLog).clear()
+        self.query_one("#log", TableLog).clear()
         self._logged = 0
         self.advance()
 
@@ -216,9 +216,9 @@ class PlayApp(App[int]):
         self.query_one("#message", Static).update(text)
 
     def _sync_log(self) -> None:
-        log = self.query_one("#log", RichLog)
+        log = self.query_one("#log", TableLog)
         for line in self.session.log_lines(self.viewer, self._logged):
-            log.write(line)
+            log.add(line)
         self._logged = self.session.event_count
 
     def say(self, text: str, *, refused: bool = False) -> None:

@@ -12,12 +12,27 @@ from typing import Final
 
 from textual.binding import Binding, BindingType
 
-__all__ = ["BOT_SPEEDS", "CONTEXT_ACTIONS", "PLAY_BINDINGS", "PLAY_CSS", "WIDE_SIZE"]
+__all__ = [
+    "BOT_SPEEDS",
+    "CONTEXT_ACTIONS",
+    "PLAY_BINDINGS",
+    "PLAY_CSS",
+    "WIDE_SIZE",
+    "is_compact_size",
+]
 
 BOT_SPEEDS: Final = (0.0, 0.1, 0.3, 0.6, 1.0, 2.0)
 """Seconds a bot waits before it moves, from fastest to slowest (+ and - step along)."""
 
 WIDE_SIZE: Final = (100, 32)
+
+
+def is_compact_size(size: tuple[int, int]) -> bool:
+    """True for a terminal smaller than :data:`WIDE_SIZE` either way (the compact layout)."""
+    width, height = size
+    return width < WIDE_SIZE[0] or height < WIDE_SIZE[1]
+
+
 """The smallest terminal (columns, rows) given the wide layout; smaller is compact."""
 
 # Keys whose footer entry shows only when they can do something now (check_action).

@@ -10,7 +10,8 @@ from collections.abc import Sequence
 
 from rich.cells import cell_len
 from rich.text import Text
-from textual.widgets import Static
+from textual.events import Resize
+from textual.widgets import RichLog, Static
 from textual.widgets.option_list import Option
 
 from sequence_stacks.engine import Phase, View
@@ -32,6 +33,7 @@ __all__ = [
     "PilesPanel",
     "PlayersPanel",
     "StatusBar",
+    "TableLog",
     "flow",
     "render_hand",
     "render_piles",
@@ -252,3 +254,45 @@ class PlayersPanel(Static):
 
 class HandPanel(Static, can_focus=True):
     """The viewer's hand; focusable so it takes ← → Enter."""
+
+
+class TableLog(RichLog):
+    """The game's log, wrapped again whenever its width changes.
+
+    A RichLog wraps each line at the width it has when the line is written; when the
+    layout changes after that (the compact layout chosen at start-up, a terminal made
+    wider or narrower), the lines stayed wrapped at the old width: at 80x24 a turn's
+    heading was seen cut into 17-cell pieces. This one keeps what it was given and
+    writes it again at the new width."""
+
+    def __init__(self, *, widget_id: str | None = None) -> None:
+        super().__init__(wrap=True, markup=False, min_width=20, id=widget_id)
+        self._texts: list[str | Text] = []
+        self._wrapped_at = 0
+
+    def add(self, text: str | Text) -> None:
+        """Write one line (kept, to wrap it again at another width)."""
+        self._texts.append(text)
+        self._wrapped_at = self.scrollable_content_region.width
+        self.write(text)
+
+    def clear(self) -> TableLog:
+        """Empty the log (and what it keeps)."""
+        self._texts = []
+        super().clear()
+        return self
+
+    def on_resize(self, event: Resize) -> None:
+        """At a new width, every line again (the first sizing is RichLog's own)."""
+        del event
+        width = self.scrollable_content_region.width
+        if not self._size_known:  # RichLog writes what waited for a size, at this one
+            self._wrapped_at = width
+            return
+        if not self._texts or not width or width == self._wrapped_at:
+            return
+        texts = self._texts
+        super().clear()
+        self._wrapped_at = width
+        for text in texts:
+            self.write(text)
