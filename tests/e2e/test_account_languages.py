@@ -30,6 +30,7 @@ from sequence_stacks.server.store import SeatLink
 from server.harness import FAST
 
 from .accounts_server import LiveServer, live_server
+from .play import wait_until
 from .test_languages import CHOSEN_BY, Reader
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
@@ -139,7 +140,10 @@ def _own_pages(reader: Reader) -> None:
         " {player_count: 3}, turn_hours: 72})})).json()).id"
     )
     reader.goto(f"/t/{table_id}")
-    page.fill("#join-name", "x")
+    # Signed in, she sits as her account: its name is in the form, read-only.
+    name = f"Ann {reader.language}"
+    wait_until(page, f"() => document.querySelector('#join-name').value === {name!r}")
+    assert page.locator("#join-name").get_attribute("readonly") is not None
     page.click("#join button")
     page.wait_for_selector("#move-seat:not([hidden])")
     page.click("#move-seat")
