@@ -5,9 +5,11 @@
 //
 // The server serves this file as /sw.js with BUILD filled in: its version (a digest of
 // everything listed) and the URLs to keep. A new version installs on the next visit
-// (the browser checks /sw.js each time), keeps its own copies, takes over at once and
-// drops the old ones; a page already open keeps the engine it loaded, and a game in
-// progress is in IndexedDB as its record, which the new version replays.
+// (the browser checks /sw.js each time) and keeps its own copies, then waits until no
+// page of the old version is open: it takes over at the next visit after that and drops
+// the old copies. (Taking over at once, as it first did, swapped the copies under a page
+// whose engine could still be loading its files; in a browser test under load such an
+// engine never started.) A game in progress is in IndexedDB as its record, which the new version replays.
 //
 // - the runtime and the Python source (their URLs hold their version): from the cache;
 // - everything else of this origin: from the network, kept for later; from the cache
@@ -64,7 +66,6 @@ self.addEventListener("install", (event) => {
     (async () => {
       const cache = await caches.open(CACHE);
       await Promise.all(BUILD.precache.map((url) => keep(cache, url)));
-      await self.skipWaiting();
     })(),
   );
 });
@@ -78,6 +79,8 @@ self.addEventListener("activate", (event) => {
         const params = new URL(request.url).searchParams;
         if (!BUILD.precache.includes(params.get("source"))) await bytecode.delete(request);
       }
+      // The first version takes the page that installed it (it had none); a later one
+      // activates only when no page of the old one is open, so it claims none of theirs.
       await self.clients.claim();
     })(),
   );
