@@ -105,7 +105,7 @@ class PlayApp(App[int]):
         log = self.query_one("#log", TableLog)
         log.border_title = render("term.log")
         log.border_subtitle = render("term.seed", seed=str(self.session.seed))
-        self._fit_layout()
+        self._fit_layout(self.size)
         self.query_one("#hand", HandPanel).focus()
         self.advance()
 
@@ -119,8 +119,8 @@ class PlayApp(App[int]):
         """True when the terminal is smaller than :data:`WIDE_SIZE` either way."""
         return is_compact_size(self.size)
 
-    def _fit_layout(self, size: tuple[int, int] | None = None) -> None:
-        compact = is_compact_size(self.size if size is None else size)
+    def _fit_layout(self, size: tuple[int, int]) -> None:
+        compact = is_compact_size(size)
         if self.has_class("-compact") == compact:
             return
         self.set_class(compact, "-compact")  # the log wraps itself again (TableLog)

@@ -25,6 +25,7 @@ BOT_SPEEDS: Final = (0.0, 0.1, 0.3, 0.6, 1.0, 2.0)
 """Seconds a bot waits before it moves, from fastest to slowest (+ and - step along)."""
 
 WIDE_SIZE: Final = (100, 32)
+"""The smallest terminal (columns, rows) given the wide layout; smaller is compact."""
 
 
 def is_compact_size(size: tuple[int, int]) -> bool:
@@ -32,8 +33,6 @@ def is_compact_size(size: tuple[int, int]) -> bool:
     width, height = size
     return width < WIDE_SIZE[0] or height < WIDE_SIZE[1]
 
-
-"""The smallest terminal (columns, rows) given the wide layout; smaller is compact."""
 
 # Keys whose footer entry shows only when they can do something now (check_action).
 CONTEXT_ACTIONS: Final = frozenset({"discard", "drop", "pick_top", "end_turn", "speed", "save"})

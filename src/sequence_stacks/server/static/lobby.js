@@ -55,10 +55,11 @@ form.addEventListener("submit", async (event) => {
     if (option(name).checked) options[name] = true;
   }
   if (!option("refill_at_turn_start").checked) options.refill_at_turn_start = false;
+  const hours = turnHours();
   const response = await fetch("/api/tables", {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ options, visibility: option("visibility").value, pace: turnHours() === null ? option("pace").value : null, turn_hours: turnHours() }),
+    body: JSON.stringify({ options, visibility: option("visibility").value, pace: hours === null ? option("pace").value : null, turn_hours: hours }),
   });
   const data = await response.json();
   if (!response.ok) {

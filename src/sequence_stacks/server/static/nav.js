@@ -2,7 +2,7 @@
 // with a badge of the games waiting for them; the badge also goes in the page's title,
 // so a tab in the background says when a game waits. Asked again every half minute.
 // Each answer is also told to the page as an "account" event (its detail: the answer),
-// so a page can use the signed-in player's name (the table's join form does).
+// so a page can use the signed-in player's name (`nameFromAccount`, below).
 
 import { h } from "./dom.js";
 import { avatar } from "./avatars.js";

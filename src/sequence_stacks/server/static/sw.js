@@ -9,7 +9,8 @@
 // page of the old version is open: it takes over at the next visit after that and drops
 // the old copies. (Taking over at once, as it first did, swapped the copies under a page
 // whose engine could still be loading its files; in a browser test under load such an
-// engine never started.) A game in progress is in IndexedDB as its record, which the new version replays.
+// engine never started.) A game in progress is in IndexedDB as its record, which the
+// new version replays.
 //
 // - the runtime and the Python source (their URLs hold their version): from the cache;
 // - everything else of this origin: from the network, kept for later; from the cache
