@@ -8,11 +8,18 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
+import os
 
 from sequence_stacks.bots import make_bot
 from sequence_stacks.engine import GameRecord, Settings
 from sequence_stacks.server.play import TableNews, TableStatus
-from sequence_stacks.server.review import SPECTATOR, FinishedGame, Reviews, ReviewState
+from sequence_stacks.server.review import (
+    SPECTATOR,
+    FinishedGame,
+    Reviews,
+    ReviewState,
+    review_pool,
+)
 from sequence_stacks.server.review.jobs import review_game
 from sequence_stacks.server.store.reviews import MemoryReviews
 from sequence_stacks.sim import play_game
@@ -132,3 +139,20 @@ def test_the_worker_s_reviews_read_back_as_the_bot_s() -> None:
     assert sorted(reviews) == [SPECTATOR, 1]
     assert json.loads(reviews[1])["seat"] == 1
     assert json.loads(reviews[SPECTATOR])["seat"] is None
+
+
+def _scheduling() -> tuple[int, int]:
+    """The calling process's scheduling class and niceness (run in the review pool)."""
+    return os.sched_getscheduler(0), os.getpriority(os.PRIO_PROCESS, 0)
+
+
+def test_the_review_worker_runs_below_the_tables() -> None:
+    """The server's review worker takes the idle scheduling class (Linux): it runs only
+    on time the tables do not want. Checked in the pool the server makes."""
+    pool = review_pool()
+    try:
+        policy, niceness = pool.submit(_scheduling).result(timeout=120)
+    finally:
+        pool.shutdown()
+    assert policy == os.SCHED_IDLE, f"scheduling class {policy}, niceness {niceness}"
+    assert os.sched_getscheduler(0) != os.SCHED_IDLE  # the server itself is untouched

@@ -26,7 +26,19 @@ _NICENESS: Final = 10
 
 
 def lower_priority() -> None:
-    """A review worker's start: run below the tables (their moves come first)."""
+    """A review worker's start: run below the tables (their moves come first).
+
+    On Linux the worker takes the idle scheduling class: it runs only on CPU time the
+    server does not want, and a waking server thread preempts it at once (at nice 10
+    it still took a tenth of a shared core's time slices, which a burst of moves then
+    waited behind: the lock-step p99 of docs/server.md). Elsewhere, or where that is
+    refused, it is niced.
+    """
+    idle = getattr(os, "SCHED_IDLE", None)
+    if idle is not None:
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(0, idle, os.sched_param(0))
+            return
     with contextlib.suppress(OSError):  # not allowed here: the normal priority
         os.nice(_NICENESS)
 
