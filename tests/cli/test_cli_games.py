@@ -285,9 +285,39 @@ def test_serve_help_shows_every_default(capsys: pytest.CaptureFixture[str]) -> N
         ("--log-level", "warning"),
         ("--workers", "1"),
         ("--log-format", "text"),
+        ("--review-workers", "1"),
     ):
         assert "default" in helps[option], helps[option]
         assert default in helps[option], helps[option]
+
+
+@pytest.mark.parametrize(
+    ("argv", "env", "said"),
+    [
+        (["--review-workers", "0"], {}, "review_workers is 1-64, not 0"),
+        (["--turn-timeout", "-1"], {}, "turn_timeout must be positive"),
+        (["--bot-delay", "soon"], {}, "--bot-delay is low,high in seconds, not 'soon'"),
+        ([], {"SEQUENCE_STACKS_REVIEW_BACKLOG": "lots"}, "SEQUENCE_STACKS_REVIEW_BACKLOG='lots'"),
+    ],
+)
+def test_serve_refuses_a_bad_setting_in_one_line_and_starts_nothing(
+    argv: list[str],
+    env: dict[str, str],
+    said: str,
+    *,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    database = tmp_path / "never.sqlite3"
+    assert main(["serve", "--db", str(database), "--port", "0", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("sequence-stacks serve: "), err
+    assert said in err, err
+    assert err.count("\n") == 1, err  # one line, no traceback
+    assert not database.exists()
 
 
 def test_watch_in_hindi_draws_its_table_in_terminal_cells(

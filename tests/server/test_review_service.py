@@ -7,11 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import dataclasses
 import json
 import os
+from typing import Any
+
+import pytest
 
 from sequence_stacks.bots import make_bot
 from sequence_stacks.engine import GameRecord, Settings
+from sequence_stacks.server.config import ServerSettings
 from sequence_stacks.server.play import TableNews, TableStatus
 from sequence_stacks.server.review import (
     SPECTATOR,
@@ -62,8 +67,8 @@ def _news(status: TableStatus) -> TableNews:
     )
 
 
-def _threads() -> concurrent.futures.Executor:
-    return concurrent.futures.ThreadPoolExecutor(max_workers=1)
+def _threads(workers: int) -> concurrent.futures.Executor:
+    return concurrent.futures.ThreadPoolExecutor(max_workers=workers)
 
 
 async def _until_ready(reviews: Reviews, seat: int | None) -> str:
@@ -156,3 +161,102 @@ def test_the_review_worker_runs_below_the_tables() -> None:
         pool.shutdown()
     assert policy == os.SCHED_IDLE, f"scheduling class {policy}, niceness {niceness}"
     assert os.sched_getscheduler(0) != os.SCHED_IDLE  # the server itself is untouched
+
+
+class _AnyGames:
+    """Every game of table "t" is over (the same record), and the order they were read."""
+
+    def __init__(self, record: GameRecord) -> None:
+        self.record = record
+        self.read: list[int] = []
+
+    async def finished_game(self, table_id: str, game: int) -> FinishedGame | None:
+        assert table_id == "t"
+        self.read.append(game)
+        return (self.record, (0,))
+
+
+class _Held(concurrent.futures.Executor):
+    """A worker pool whose jobs finish when the test says so."""
+
+    def __init__(self) -> None:
+        self.jobs: list[concurrent.futures.Future[dict[int, str]]] = []
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[Any]:
+        del fn, args, kwargs
+        job: concurrent.futures.Future[dict[int, str]] = concurrent.futures.Future()
+        self.jobs.append(job)
+        return job
+
+
+def _over(game: int) -> TableNews:
+    return dataclasses.replace(_news(TableStatus.OVER), table_id="t", game=game)
+
+
+async def _settled() -> None:
+    for _ in range(50):  # the reviews' tasks, and their threads reading the book
+        await asyncio.sleep(0.01)
+
+
+def test_games_wait_for_the_workers_asked_ones_first_then_the_newest_in_a_bounded_queue() -> None:
+    """One worker, a backlog of 3 unasked games: six games end at once, then a viewer asks
+    for game 2 (which had left the full queue). The worker takes game 1 (the queue was
+    empty), then the asked game 2, then the newest unasked games 6, 5, 4; game 3 left the
+    queue and is never made unless asked for. Never more jobs than workers at a time."""
+    games = _AnyGames(_short_game())
+    held = _Held()
+    book = MemoryReviews()
+
+    async def scenario() -> Reviews:
+        reviews = Reviews(book, games, executor=lambda workers: held, workers=1, backlog=3)
+        for game in range(1, 7):
+            reviews.changed(_over(game))
+        await _settled()
+        assert games.read == [1]
+        assert reviews.left == 2  # games 2 and 3: the oldest past the backlog
+        answer = await reviews.answer("t", 2, 0)  # a viewer asks for game 2
+        assert answer.state == ReviewState.COMPUTING
+        while len(held.jobs) < 5:
+            assert sum(not job.done() for job in held.jobs) == 1  # one worker
+            held.jobs[-1].set_result({SPECTATOR: "{}", 0: "{}"})
+            await _settled()
+        assert games.read == [1, 2, 6, 5, 4]
+        held.jobs[-1].set_result({SPECTATOR: "{}", 0: "{}"})
+        await _settled()
+        assert games.read == [1, 2, 6, 5, 4]  # game 3 waits to be asked for
+        await reviews.close()
+        return reviews
+
+    asyncio.run(scenario())
+    assert [game for game in range(1, 7) if book.viewers("t", game)] == [1, 2, 4, 5, 6]
+
+
+def test_several_review_workers_share_the_queue() -> None:
+    games = _AnyGames(_short_game())
+    held = _Held()
+
+    async def scenario() -> None:
+        reviews = Reviews(MemoryReviews(), games, executor=lambda workers: held, workers=2)
+        for game in range(1, 5):
+            reviews.changed(_over(game))
+        await _settled()
+        assert len(held.jobs) == 2  # two at a time
+        assert games.read == [1, 2]
+        held.jobs[0].set_result({SPECTATOR: "{}"})
+        await _settled()
+        assert games.read == [1, 2, 4]  # the newest waiting game next
+        await reviews.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_server_settings_take_the_review_workers_and_backlog() -> None:
+    settings = ServerSettings.from_env(
+        {"SEQUENCE_STACKS_REVIEW_WORKERS": "3", "SEQUENCE_STACKS_REVIEW_BACKLOG": "10"}
+    )
+    assert (settings.review_workers, settings.review_backlog) == (3, 10)
+    for bad in ({"review_workers": 0}, {"review_workers": 65}, {"review_backlog": -1}):
+        with pytest.raises(ValueError, match="review_"):
+            ServerSettings(**bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="REVIEW_WORKERS"):
+        ServerSettings.from_env({"SEQUENCE_STACKS_REVIEW_WORKERS": "two"})

@@ -154,7 +154,9 @@ def create_app(
         recorder = GameRecorder(account_store)
         # Post-game reviews (#27): told of every game's end, they read the game from
         # the table service (set below: the service is made with its watchers).
-        reviews = Reviews(open_reviews(store))
+        reviews = Reviews(
+            open_reviews(store), workers=config.review_workers, backlog=config.review_backlog
+        )
         service = TableService(
             store,
             config,

@@ -91,6 +91,11 @@ class ServerSettings:
         release: a name for this release of the site (a deploy may set it): part of the
             version of what devices keep for offline play, so a new name makes every
             device fetch the game again on its next visit.
+        review_workers: processes computing post-game reviews (#27), each a core's worth
+            of work at the idle priority while games end faster than one reviews them
+            (docs/deploy.md, "Post-game reviews").
+        review_backlog: finished games whose reviews may wait unasked; past it the
+            oldest waiting one is left to be computed when someone asks for it.
     """
 
     host: str = "127.0.0.1"
@@ -127,6 +132,8 @@ class ServerSettings:
     signin_burst: int = 10
     runtime_dir: str = ""
     release: str = ""
+    review_workers: int = 1
+    review_backlog: int = 64
 
     def __post_init__(self) -> None:
         for name in ("turn_timeout", "block_timeout", "grace_period", "heartbeat_interval"):
@@ -145,6 +152,7 @@ class ServerSettings:
                 raise ValueError(f"{name} must be positive, not {getattr(self, name)!r}")
         if min(self.create_burst, self.sit_burst, self.signup_burst, self.signin_burst) < 1:
             raise ValueError("every burst (create, sit, signup, signin) must be at least 1")
+        _check_reviews(self.review_workers, self.review_backlog)
         if self.public_url and (
             not self.public_url.startswith(("http://", "https://"))
             or self.public_url.rstrip("/").count("/") != 2
@@ -183,6 +191,14 @@ class ServerSettings:
         return cls(**values)  # type: ignore[arg-type]  # checked in __post_init__
 
 
+def _check_reviews(workers: int, backlog: int) -> None:
+    """The review settings: 1-64 worker processes, a backlog of 0 or more games."""
+    if not 1 <= workers <= 64:
+        raise ValueError(f"review_workers is 1-64, not {workers!r}")
+    if backlog < 0:
+        raise ValueError(f"review_backlog must be 0 or more, not {backlog!r}")
+
+
 _FLOATS: Final = {"turn_timeout", "block_timeout", "grace_period", "heartbeat_interval"}
 _FLOATS_EXTRA: Final = {"rate_per_second", *_POSITIVE}
 _INTS: Final = {
@@ -193,6 +209,8 @@ _INTS: Final = {
     "sit_burst",
     "signup_burst",
     "signin_burst",
+    "review_workers",
+    "review_backlog",
 }
 _LISTS: Final = {"allowed_origins"}
 _RANGES: Final = {"bot_delay", "bot_block_delay"}

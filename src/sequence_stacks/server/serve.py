@@ -71,6 +71,12 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
         f"(default {base.grace_period:g})",
     )
     parser.add_argument(
+        "--review-workers",
+        type=int,
+        help="processes computing post-game reviews, at the idle priority "
+        f"(default {base.review_workers}; docs/deploy.md)",
+    )
+    parser.add_argument(
         "--bot-delay",
         help="bot think time range in seconds, as low,high "
         f"(default {','.join(f'{s:g}' for s in base.bot_delay)})",
@@ -142,6 +148,33 @@ def run_serve(args: argparse.Namespace) -> int:
 
     from .app import create_app  # noqa: PLC0415 - keeps `--help` fast
 
+    settings = _settings(args)
+    if settings is None:
+        return 2
+    workers = int(getattr(args, "workers", 1) or 1)
+    if workers > 1:
+        return _serve_workers(args, settings, workers)
+    if getattr(args, "log_format", None) == "json":
+        from .workers import configure_logging  # noqa: PLC0415
+
+        configure_logging(settings.worker or f"{settings.host}:{settings.port}", args.log_level)
+    storage = _open_storage(settings.database)
+    if storage is None:
+        return 2
+    port = settings.port or _free_port(settings.host)
+    settings = dataclasses.replace(settings, port=port)  # links name the port served
+    print(f"Sequence Stacks is being served at http://{settings.host}:{port}/", flush=True)
+    print(f"Database: {_database_name(settings.database)}  (Ctrl+C to stop)", flush=True)
+    try:
+        _run(uvicorn, create_app(settings, storage=storage), settings, port, args)
+    finally:
+        storage.close()
+    return 0
+
+
+def _settings(args: argparse.Namespace) -> ServerSettings | None:
+    """The settings the command line and the environment give, or None after printing
+    in one line which one is wrong (nothing is started)."""
     overrides: dict[str, object] = {
         name: getattr(args, name, None)
         for name in (
@@ -156,51 +189,45 @@ def run_serve(args: argparse.Namespace) -> int:
             "smtp_url",
             "mail_from",
             "vapid_key",
+            "review_workers",
         )
     }
-    bot_delay = getattr(args, "bot_delay", None)
-    if bot_delay:
-        low, _, high = str(bot_delay).partition(",")
-        overrides["bot_delay"] = (float(low), float(high or low))
     origins = getattr(args, "allowed_origins", None)
     if origins:
         overrides["allowed_origins"] = tuple(origins)
     if ENV_PREFIX + "FREEZE_HEAP" not in os.environ:
         overrides["freeze_heap"] = True  # the long-running server: see ServerSettings
-    settings = ServerSettings.from_env(None, **overrides)
-    workers = int(getattr(args, "workers", 1) or 1)
-    if workers > 1 or getattr(args, "log_format", None) == "json":
-        from .workers import configure_logging, run_workers  # noqa: PLC0415
-
-        if workers > 1:
-            if not settings.database.startswith(("postgresql://", "postgres://")):
-                print(
-                    "sequence-stacks serve: --workers needs a postgresql:// --db", file=sys.stderr
-                )
-                return 2
-            if settings.port == 0:
-                print("sequence-stacks serve: --workers needs a --port", file=sys.stderr)
-                return 2
-            # Reach (and migrate) the database once here: a bad URL stops the parent
-            # with one line rather than its workers being restarted forever.
-            checked = _open_storage(settings.database)
-            if checked is None:
-                return 2
-            checked.close()
-            return run_workers(args, settings, workers)
-        configure_logging(settings.worker or f"{settings.host}:{settings.port}", args.log_level)
-    storage = _open_storage(settings.database)
-    if storage is None:
-        return 2
-    port = settings.port or _free_port(settings.host)
-    settings = dataclasses.replace(settings, port=port)  # links name the port served
-    print(f"Sequence Stacks is being served at http://{settings.host}:{port}/", flush=True)
-    print(f"Database: {_database_name(settings.database)}  (Ctrl+C to stop)", flush=True)
+    bot_delay = getattr(args, "bot_delay", None)
     try:
-        _run(uvicorn, create_app(settings, storage=storage), settings, port, args)
-    finally:
-        storage.close()
-    return 0
+        if bot_delay:
+            low, _, high = str(bot_delay).partition(",")
+            try:
+                overrides["bot_delay"] = (float(low), float(high or low))
+            except ValueError:
+                raise ValueError(f"--bot-delay is low,high in seconds, not {bot_delay!r}") from None
+        return ServerSettings.from_env(None, **overrides)
+    except ValueError as error:
+        print(f"sequence-stacks serve: {error}", file=sys.stderr)
+        return None
+
+
+def _serve_workers(args: argparse.Namespace, settings: ServerSettings, workers: int) -> int:
+    """``serve --workers N``: check the database once here, then run the workers."""
+    from .workers import run_workers  # noqa: PLC0415
+
+    if not settings.database.startswith(("postgresql://", "postgres://")):
+        print("sequence-stacks serve: --workers needs a postgresql:// --db", file=sys.stderr)
+        return 2
+    if settings.port == 0:
+        print("sequence-stacks serve: --workers needs a --port", file=sys.stderr)
+        return 2
+    # Reach (and migrate) the database once here: a bad URL stops the parent with one
+    # line rather than its workers being restarted forever.
+    checked = _open_storage(settings.database)
+    if checked is None:
+        return 2
+    checked.close()
+    return run_workers(args, settings, workers)
 
 
 def _open_storage(database: str) -> Storage | None:

@@ -9,6 +9,7 @@ Its face: :class:`Reviews` (a table watcher, and the answers to the review API),
 from .jobs import SPECTATOR
 from .service import (
     RETRY_AFTER,
+    REVIEW_BACKLOG,
     FinishedGame,
     FinishedGames,
     ReviewAnswer,
@@ -19,6 +20,7 @@ from .service import (
 
 __all__ = [
     "RETRY_AFTER",
+    "REVIEW_BACKLOG",
     "SPECTATOR",
     "FinishedGame",
     "FinishedGames",

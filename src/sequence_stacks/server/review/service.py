@@ -3,12 +3,17 @@ finished game, kept in the database, served at once when asked.
 
 :class:`Reviews` watches the tables (a ``TableWatcher``: the play room tells it of
 every table's news). When a game is over it asks the play room for the game's record
-and the seats people held (:class:`FinishedGames`), and hands the work to one worker
-process at a lower priority (:mod:`.jobs`): a review for each of those seats and one
-for spectators. The event loop only schedules and awaits; the reviews are written to
-the :class:`~sequence_stacks.server.store.reviews.ReviewBook` when done. A review asked
-for before it exists (or after a restart lost the queue) is started then, and the
-answer says it is being computed.
+and the seats people held (:class:`FinishedGames`), and hands the work to its worker
+processes (one unless ``review_workers`` says more) at the idle priority (:mod:`.jobs`):
+a review for each of those seats and one for spectators. The event loop only schedules
+and awaits; the reviews are written to the
+:class:`~sequence_stacks.server.store.reviews.ReviewBook` when done. A review asked for
+before it exists (or after a restart lost the queue) is started then, ahead of the
+games nobody asked for, and the answer says it is being computed. Games wait in a queue
+of their own, never more than the workers in the process pool at once: when games end
+faster than the workers review them, at most ``backlog`` wait unasked (the newest go
+first; the oldest leave the queue and are reviewed if someone asks), so a busy server
+keeps neither an unbounded queue nor a person waiting behind it.
 
 Who sees what is the caller's business (the web room): it passes the seat the asker's
 token holds now, and :meth:`Reviews.answer` gives that seat's review when there is one,
@@ -35,6 +40,7 @@ from .jobs import SPECTATOR, lower_priority, review_game
 
 __all__ = [
     "RETRY_AFTER",
+    "REVIEW_BACKLOG",
     "FinishedGame",
     "FinishedGames",
     "ReviewAnswer",
@@ -47,6 +53,9 @@ log = logging.getLogger(__name__)
 
 # How long a client waits before asking again while a review is computed (seconds).
 RETRY_AFTER: Final = 3
+# Finished games whose reviews wait unasked, at most (the default of ``review_backlog``):
+# at 15-30 s of a core a game, a quarter of an hour or more of one worker's work.
+REVIEW_BACKLOG: Final = 64
 
 
 class ReviewState(enum.StrEnum):
@@ -79,11 +88,11 @@ class ReviewAnswer:
     review: str | None = None
 
 
-def review_pool() -> concurrent.futures.Executor:
-    """One worker process below the tables' priority (spawned: no copy of the server's
-    threads and sockets)."""
+def review_pool(workers: int = 1) -> concurrent.futures.Executor:
+    """``workers`` processes below the tables' priority (spawned: no copy of the
+    server's threads and sockets)."""
     return concurrent.futures.ProcessPoolExecutor(
-        max_workers=1,
+        max_workers=workers,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=lower_priority,
     )
@@ -97,30 +106,58 @@ class Reviews:
         book: ReviewBook,
         games: FinishedGames | None = None,
         *,
-        executor: Callable[[], concurrent.futures.Executor] = review_pool,
+        executor: Callable[[int], concurrent.futures.Executor] = review_pool,
         clock: Callable[[], float] = time.time,
+        workers: int = 1,
+        backlog: int = REVIEW_BACKLOG,
     ) -> None:
         self.book = book
         self.games = games
         self._make_executor = executor
         self._executor: concurrent.futures.Executor | None = None
         self._clock = clock
-        self._pending: dict[tuple[str, int], asyncio.Task[None]] = {}
+        self._workers = workers
+        self._backlog = backlog
+        # Games waiting for a worker, oldest first: True once a viewer asked for it.
+        self._waiting: dict[tuple[str, int], bool] = {}
+        self._running: dict[tuple[str, int], asyncio.Task[None]] = {}
         self._failed: set[tuple[str, int]] = set()
+        self._closed = False
+        self.left = 0  # unasked games that left a full backlog (computed if asked for)
 
     # --- watching the tables ----------------------------------------------------------
 
     def changed(self, news: TableNews) -> None:
         """A table's news: a game that is over gets its reviews."""
         if news.status == TableStatus.OVER:
-            self.request(news.table_id, news.game)
+            self._queue((news.table_id, news.game), asked=False)
 
     def request(self, table_id: str, game: int) -> None:
-        """Start computing a game's reviews unless it is under way (or failed)."""
-        key = (table_id, game)
-        if key in self._pending or key in self._failed:
+        """A viewer asks for a game's reviews: start them unless under way (or failed),
+        ahead of every game nobody asked for."""
+        self._queue((table_id, game), asked=True)
+
+    def _queue(self, key: tuple[str, int], *, asked: bool) -> None:
+        """Queue a game (once). The games asked for go first, in the order asked; then
+        the newest game nobody asked for. Past ``backlog`` unasked games, the oldest
+        leaves the queue: its reviews are made if someone asks for them."""
+        if key in self._running or key in self._failed:
             return
-        self._pending[key] = asyncio.get_running_loop().create_task(self._review(key))
+        self._waiting[key] = asked or self._waiting.get(key, False)
+        if not asked:
+            unasked = [waiting for waiting, wanted in self._waiting.items() if not wanted]
+            if len(unasked) > self._backlog:
+                del self._waiting[unasked[0]]
+                self.left += 1
+        self._start()
+
+    def _start(self) -> None:
+        """Give free workers the next games of the queue."""
+        while self._waiting and len(self._running) < self._workers:
+            asked = [key for key, wanted in self._waiting.items() if wanted]
+            key = asked[0] if asked else next(reversed(self._waiting))
+            del self._waiting[key]
+            self._running[key] = asyncio.get_running_loop().create_task(self._review(key))
 
     async def _review(self, key: tuple[str, int]) -> None:
         table_id, game = key
@@ -140,11 +177,13 @@ class Reviews:
             log.exception("the review of game %s of table %s failed", game, table_id)
             self._failed.add(key)
         finally:
-            del self._pending[key]
+            del self._running[key]
+            if not self._closed:
+                self._start()
 
     def _pool(self) -> concurrent.futures.Executor:
         if self._executor is None:
-            self._executor = self._make_executor()
+            self._executor = self._make_executor(self._workers)
         return self._executor
 
     # --- answering --------------------------------------------------------------------
@@ -168,7 +207,9 @@ class Reviews:
     async def close(self) -> None:
         """Stop: drop the queued work (a review under way is lost; asked for again, it
         is started again)."""
-        for task in list(self._pending.values()):
+        self._closed = True
+        self._waiting.clear()
+        for task in list(self._running.values()):
             task.cancel()
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
