@@ -26,6 +26,7 @@ from .protocol import (
     view_data,
 )
 from .runtime import Runtime, Subscriber
+from .schedule import Timer
 from .table import Entry
 
 __all__ = ["Frames"]
@@ -56,13 +57,14 @@ class Frames:
             notation=subscriber.notation,
         ) | {"chat": list(CHAT_PHRASES)}
 
-    def broadcast(self, runtime: Runtime, entry: Entry) -> None:
+    def broadcast(self, runtime: Runtime, entry: Entry, countdown: Timer | None) -> None:
         """One entry to every connection, as the seat its token holds now hears of it
         (R36): one frame per seat (and one for spectators), encoded once, with only
-        what changed since the version before (docs/protocol.md)."""
+        what changed since the version before (docs/protocol.md), and ``countdown``
+        (the schedule's timer after the entry)."""
         table = runtime.table
         changed_lobby = _changed_lobby(runtime, entry)
-        timer = timer_dict(runtime.schedule.timer(table))
+        timer = timer_dict(countdown)
         # A seat that changed hands may be watched by a connection that held another.
         whole = entry.effects.seats_changed or entry.op is Op.START
         holders = table.holders()

@@ -16,7 +16,7 @@ from sequence_stacks.engine import Phase
 
 from .entries import SeatKind, TableStatus
 from .runtime import Runtime
-from .schedule import TimerKind, asks_people
+from .schedule import Timer, TimerKind, asks_people
 from .seats import Seat
 
 __all__ = ["NoWatcher", "TableNews", "TableWatcher", "news_of"]
@@ -77,9 +77,9 @@ def _table_bot(seat: Seat) -> bool:
     return seat.kind == SeatKind.BOT and (seat.label or {}).get("key") == "seat.bot"
 
 
-def news_of(runtime: Runtime) -> TableNews:
-    """The news of a loaded table now."""
-    table, schedule = runtime.table, runtime.schedule
+def news_of(runtime: Runtime, timer: Timer | None) -> TableNews:
+    """The news of a loaded table now, ``timer`` its schedule's countdown now."""
+    table = runtime.table
     state = table.state
     window: int | None = None
     awaited: tuple[int, ...] = ()
@@ -96,7 +96,6 @@ def news_of(runtime: Runtime) -> TableNews:
             )
         elif table.seats[state.current].kind == SeatKind.HUMAN:
             awaited = (state.current,)
-    timer = schedule.timer(table)
     deadline = None
     if timer is not None and (timer.kind == TimerKind.BLOCK or awaited):
         deadline = timer.remaining_ms / 1000

@@ -107,8 +107,9 @@ class Pipeline:
         if ack is not None:
             ack[0].send(self.frames.ack(ack[1], version))
         runtime.schedule.replan(table)
-        self.frames.broadcast(runtime, entry)
-        self.watcher.changed(news_of(runtime))
+        timer = runtime.schedule.timer(table)  # the countdown now, for frames and news
+        self.frames.broadcast(runtime, entry, timer)
+        self.watcher.changed(news_of(runtime, timer))
         if runtime.waiting and (table.state is None or table.state.phase != Phase.BLOCK_WINDOW):
             self._answer_waiting(runtime)
         if interrupted:

@@ -203,7 +203,7 @@ class TableService:
             subscriber.send(frame)
             if runtime.shows_presence():
                 self.frames.presence(runtime)
-            self.watcher.changed(news_of(runtime))
+            self.watcher.changed(news_of(runtime, runtime.schedule.timer(runtime.table)))
 
     async def sync(self, table_id: str, subscriber: Subscriber, last_version: int | None) -> None:
         """Send a sync frame: entries since ``last_version`` and the current view."""
@@ -222,7 +222,7 @@ class TableService:
             runtime.schedule.replan(runtime.table)
             if runtime.shows_presence():
                 self.frames.presence(runtime)
-            self.watcher.changed(news_of(runtime))
+            self.watcher.changed(news_of(runtime, runtime.schedule.timer(runtime.table)))
 
     async def chat(self, table_id: str, subscriber: Subscriber, phrase: str) -> None:
         """A quick-chat phrase (#15) from a seated player to everyone at the table, at
