@@ -224,6 +224,12 @@ def test_games_wait_for_the_workers_asked_ones_first_then_the_newest_in_a_bounde
         held.jobs[-1].set_result({SPECTATOR: "{}", 0: "{}"})
         await _settled()
         assert games.read == [1, 2, 6, 5, 4]  # game 3 waits to be asked for
+        for game in (1, 2, 4, 5, 6):  # their tables' news goes on: not queued again
+            reviews.changed(_over(game))
+        await _settled()
+        assert games.read == [1, 2, 6, 5, 4]
+        assert len(held.jobs) == 5
+        assert reviews.left == 2  # nothing pushed out of the backlog by them
         await reviews.close()
         return reviews
 

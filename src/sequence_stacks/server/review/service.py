@@ -56,6 +56,7 @@ RETRY_AFTER: Final = 3
 # Finished games whose reviews wait unasked, at most (the default of ``review_backlog``):
 # at 15-30 s of a core a game, a quarter of an hour or more of one worker's work.
 REVIEW_BACKLOG: Final = 64
+_REMEMBERED: Final = 4096  # reviewed games known without asking the book
 
 
 class ReviewState(enum.StrEnum):
@@ -122,6 +123,9 @@ class Reviews:
         self._waiting: dict[tuple[str, int], bool] = {}
         self._running: dict[tuple[str, int], asyncio.Task[None]] = {}
         self._failed: set[tuple[str, int]] = set()
+        # Games reviewed lately (the news of a finished table keeps coming as its people
+        # leave): not queued again, so they never push a waiting game out of the backlog.
+        self._done: dict[tuple[str, int], None] = {}
         self._closed = False
         self.left = 0  # unasked games that left a full backlog (computed if asked for)
 
@@ -141,7 +145,7 @@ class Reviews:
         """Queue a game (once). The games asked for go first, in the order asked; then
         the newest game nobody asked for. Past ``backlog`` unasked games, the oldest
         leaves the queue: its reviews are made if someone asks for them."""
-        if key in self._running or key in self._failed:
+        if key in self._running or key in self._failed or key in self._done:
             return
         self._waiting[key] = asked or self._waiting.get(key, False)
         if not asked:
@@ -163,6 +167,7 @@ class Reviews:
         table_id, game = key
         try:
             if await asyncio.to_thread(self.book.viewers, table_id, game):
+                self._remember(key)
                 return  # reviewed already (by this process before, or another worker)
             assert self.games is not None, "Reviews.games is set before any game ends"
             finished = await self.games.finished_game(table_id, game)
@@ -173,6 +178,7 @@ class Reviews:
             record, seats = finished
             reviews = await loop.run_in_executor(self._pool(), review_game, record.to_dict(), seats)
             await asyncio.to_thread(self.book.save, table_id, game, reviews, self._clock())
+            self._remember(key)
         except Exception:
             log.exception("the review of game %s of table %s failed", game, table_id)
             self._failed.add(key)
@@ -180,6 +186,11 @@ class Reviews:
             del self._running[key]
             if not self._closed:
                 self._start()
+
+    def _remember(self, key: tuple[str, int]) -> None:
+        self._done[key] = None
+        if len(self._done) > _REMEMBERED:
+            del self._done[next(iter(self._done))]
 
     def _pool(self) -> concurrent.futures.Executor:
         if self._executor is None:
