@@ -73,6 +73,7 @@ def add_serve_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--review-workers",
         type=int,
+        metavar="N",
         help="processes computing post-game reviews, at the idle priority "
         f"(default {base.review_workers}; docs/deploy.md)",
     )
