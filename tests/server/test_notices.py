@@ -126,8 +126,11 @@ def _game(settings: Any) -> Iterator[tuple[Game, dict[str, Any], SoftKey]]:
     app = create_app(settings, storage=MemoryStorage(), clock=clock)
     with TestClient(app) as client:
         sign_up(client, SoftKey(), "Ann")
+        # A long game (eight chips to win, Ann only discards): the deal is random, and
+        # a short one could end before Bob's turns the tests count (it did, now and then).
         created = client.post(
-            "/api/tables", json={"options": {"player_count": 3}, "turn_hours": 24}
+            "/api/tables",
+            json={"options": {"player_count": 3, "chips_to_win": 8}, "turn_hours": 24},
         )
         table_id = created.json()["id"]
         ann_token = client.post(f"/api/tables/{table_id}/seats", json={"name": "x"}).json()["token"]
@@ -136,6 +139,7 @@ def _game(settings: Any) -> Iterator[tuple[Game, dict[str, Any], SoftKey]]:
         bob_account = sign_up(bob, bob_key, "Bob", language="sl")
         assert bob.post(f"/api/tables/{table_id}/seats", json={"name": "x"}).status_code == 201
         with connect(client, table_id, "Ann") as ann:
+            ann.plays = False
             ann.hello(ann_token)
             ann.reply(ann.command("start"))
             yield Game(client, clock, table_id, ann, set()), bob_account | {"client": bob}, bob_key
