@@ -93,7 +93,7 @@ class ServerSettings:
             device fetch the game again on its next visit.
         review_workers: processes computing post-game reviews (#27), each a core's worth
             of work at the idle priority while games end faster than one reviews them
-            (docs/deploy.md, "Post-game reviews").
+            (docs/deploy.md, "Post-game reviews: their own cores").
         review_backlog: finished games whose reviews may wait unasked; past it the
             oldest waiting one is left to be computed when someone asks for it.
     """
