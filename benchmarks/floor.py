@@ -22,7 +22,6 @@ figure such as "a third of e8c61f9's" can be judged against what is possible at 
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import os
@@ -35,8 +34,13 @@ import time
 from pathlib import Path
 from typing import Final, cast
 
+if not __package__:  # run as a script: python benchmarks/floor.py
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 import msgspec
 import uvloop
+
+from benchmarks import documented_parser
 
 LOADS: Final = {"jittered": 400, "lockstep": 200}  # pairs of connections per load
 _FRAME: Final = {"type": "update", "entries": [{"op": "act", "events": [1, 2, 3]}]}
@@ -168,11 +172,7 @@ def measure(load: str, seconds: float, warmup: float) -> tuple[float, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0] if __doc__ else None,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="\n\n".join(__doc__.split("\n\n")[1:]) if __doc__ else None,
-    )
+    parser = documented_parser(__doc__)
     parser.add_argument(
         "--loads", default="lockstep,jittered", help="comma-separated (default both)"
     )

@@ -96,6 +96,7 @@ if not __package__:  # run as a script: python benchmarks/load.py
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+from benchmarks import documented_parser
 from benchmarks.load_client import ClientReport, Clients, Pace, TableSeats, set_up
 from benchmarks.load_stack import (
     CONFIGS,
@@ -357,11 +358,7 @@ def _progress() -> Iterator[Progress]:
 
 
 def _parse(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0],
-        epilog=__doc__.split("\n\n", 1)[1],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = documented_parser(__doc__)
     parser.add_argument(
         "--configs",
         default="sqlite,pg1,pg2",

@@ -22,7 +22,6 @@ read).
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import cProfile
 import dataclasses
@@ -39,6 +38,7 @@ if not __package__:  # run as a script: python benchmarks/pipeline.py
 
 import uvloop
 
+from benchmarks import documented_parser
 from sequence_stacks.engine import legal_actions
 from sequence_stacks.server.config import ServerSettings
 from sequence_stacks.server.play import Refusal, TableService, TableStatus, commands
@@ -137,11 +137,7 @@ async def _run(tables: int, seconds: float, warmup: float, folder: Path) -> tupl
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0] if __doc__ else None,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="\n\n".join(__doc__.split("\n\n")[1:]) if __doc__ else None,
-    )
+    parser = documented_parser(__doc__)
     parser.add_argument(
         "--tables", default="1,4,100", help="tables played at once, comma-separated runs"
     )
