@@ -31,6 +31,7 @@ import sqlite3
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Final, cast
 
@@ -140,11 +141,11 @@ def _rows(db_path: Path) -> int:
         db.close()
 
 
-def _child(target: object, *args: object) -> int:
+def _child(target: Callable[..., None], *args: object) -> int:
     pid = os.fork()
     if pid == 0:  # the child runs its part until it is killed
         try:
-            target(*args)  # type: ignore[operator]
+            target(*args)
         finally:
             os._exit(0)
     return pid
