@@ -158,8 +158,8 @@ class Reviews:
     def _start(self) -> None:
         """Give free workers the next games of the queue."""
         while self._waiting and len(self._running) < self._workers:
-            asked = [key for key, wanted in self._waiting.items() if wanted]
-            key = asked[0] if asked else next(reversed(self._waiting))
+            first_asked = next((key for key, wanted in self._waiting.items() if wanted), None)
+            key = first_asked if first_asked is not None else next(reversed(self._waiting))
             del self._waiting[key]
             self._running[key] = asyncio.get_running_loop().create_task(self._review(key))
 
