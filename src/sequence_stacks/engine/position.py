@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from .cards import (
@@ -16,7 +16,7 @@ from .cards import (
     card_from_text,
     card_text,
 )
-from .errors import PositionError, SettingsError, shown
+from .errors import EngineError, PositionError, SettingsError, shown
 from .fields import (
     FieldError,
     expect_int,
@@ -26,6 +26,7 @@ from .fields import (
     expect_seat,
     expect_str,
 )
+from .rng import Seed
 from .settings import Settings
 from .state import (
     AWAITING,
@@ -39,7 +40,13 @@ from .state import (
 )
 from .validation import validate_state
 
-__all__ = ["POSITION_FORMAT", "position_digest", "position_from_dict", "position_to_dict"]
+__all__ = [
+    "POSITION_FORMAT",
+    "position_digest",
+    "position_from_dict",
+    "position_to_dict",
+    "read_header",
+]
 
 POSITION_FORMAT: Final = "sequence-stacks/position"
 POSITION_VERSION: Final = 1
@@ -134,25 +141,55 @@ _WINDOW_KEYS: Final = ("completer", "slot", "pending", "answers")
 _RESULT_KEYS: Final = ("reason", "winner", "returns")
 
 
+def read_header(
+    data: Any,
+    error: Callable[[str], EngineError],
+    *,
+    noun: str,
+    title: str,
+    format_: str,
+    version: int,
+    known: Sequence[str],
+    required: Sequence[str] = (),
+    seed: Seed | None = None,
+) -> tuple[Settings, Seed]:
+    """Check what a position and a record begin with (their format, version and field
+    names; R39, R41) and read their settings and seed; raise ``error`` saying what is
+    wrong. ``noun`` names the data in messages, ``title`` what it is not when the format
+    is wrong (``"a game record"``), ``seed`` the seed when there is none (None: required)."""
+    if not isinstance(data, Mapping):
+        raise error(f"a {noun} is a JSON object, not {type(data).__name__}")
+    if data.get("format") != format_:
+        raise error(f"not {title}: 'format' must be {format_!r}")
+    found = data.get("version")
+    if type(found) is not int or found != version:
+        raise error(f"unsupported {noun} version {shown(found)}")
+    try:
+        expect_object(data, f"the {noun}", known=known, required=required)
+        settings = Settings.from_dict(expect_object(data.get("settings", {}), "settings"))
+    except SettingsError as problem:
+        raise error(f"settings: {problem}") from None
+    except FieldError as problem:
+        raise error(str(problem)) from None
+    value = data.get("seed", seed)
+    if not isinstance(value, int | str) or isinstance(value, bool):
+        raise error(f"seed must be an integer or a string, not {shown(value)} (R41)")
+    return settings, value
+
+
 def position_from_dict(data: Any) -> State:
     """Load and validate a position; raise PositionError saying what is wrong (R39)."""
-    if not isinstance(data, Mapping):
-        raise PositionError(f"a position is a JSON object, not {type(data).__name__}")
-    if data.get("format") != POSITION_FORMAT:
-        raise PositionError(f"not a position: 'format' must be {POSITION_FORMAT!r}")
-    version = data.get("version")
-    if type(version) is not int or version != POSITION_VERSION:
-        raise PositionError(f"unsupported position version {shown(version)}")
-    try:
-        expect_object(data, "the position", known=_POSITION_KEYS, required=("settings", "hands"))
-        settings = Settings.from_dict(expect_object(data["settings"], "settings"))
-    except SettingsError as error:
-        raise PositionError(f"settings: {error}") from None
-    except FieldError as error:
-        raise PositionError(str(error)) from None
-    seed = data.get("seed", 0)
-    if not isinstance(seed, int | str) or isinstance(seed, bool):
-        raise PositionError(f"seed must be an integer or a string, not {shown(seed)} (R41)")
+    settings, seed = read_header(
+        data,
+        PositionError,
+        noun="position",
+        title="a position",
+        format_=POSITION_FORMAT,
+        version=POSITION_VERSION,
+        known=_POSITION_KEYS,
+        required=("settings", "hands"),
+        seed=0,
+    )
     state = State.empty(settings, seed)
     try:
         _load_zones(state, data)

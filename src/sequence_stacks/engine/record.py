@@ -7,10 +7,10 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 from .actions import Action, parse_action
-from .errors import EngineError, IllegalActionError, RecordError, SettingsError, shown
+from .errors import EngineError, IllegalActionError, RecordError, shown
 from .events import Event
-from .fields import FieldError, expect_object
-from .position import position_digest, result_from_data
+from .fields import FieldError
+from .position import position_digest, read_header, result_from_data
 from .rng import Seed
 from .rules import apply_in_place, new_game
 from .settings import Settings
@@ -69,23 +69,15 @@ class GameRecord:
     @classmethod
     def from_dict(cls, data: Any) -> GameRecord:
         """Parse a record; raise RecordError saying what is malformed."""
-        if not isinstance(data, Mapping):
-            raise RecordError(f"a record is a JSON object, not {type(data).__name__}")
-        if data.get("format") != RECORD_FORMAT:
-            raise RecordError(f"not a game record: 'format' must be {RECORD_FORMAT!r}")
-        version = data.get("version")
-        if type(version) is not int or version != RECORD_VERSION:
-            raise RecordError(f"unsupported record version {shown(version)}")
-        try:
-            expect_object(data, "the record", known=_RECORD_KEYS)
-            settings = Settings.from_dict(expect_object(data.get("settings", {}), "settings"))
-        except SettingsError as error:
-            raise RecordError(f"settings: {error}") from None
-        except FieldError as error:
-            raise RecordError(str(error)) from None
-        seed = data.get("seed")
-        if not isinstance(seed, int | str) or isinstance(seed, bool):
-            raise RecordError(f"seed must be an integer or a string, not {shown(seed)} (R41)")
+        settings, seed = read_header(
+            data,
+            RecordError,
+            noun="record",
+            title="a game record",
+            format_=RECORD_FORMAT,
+            version=RECORD_VERSION,
+            known=_RECORD_KEYS,
+        )
         raw_actions = data.get("actions", [])
         if not isinstance(raw_actions, list):
             raise RecordError("'actions' must be a list of strings like '0 B1>new'")
@@ -104,12 +96,7 @@ class GameRecord:
         replay = Replay(self)
         for _ in replay:
             pass
-        final = replay.state
-        if self.result is not None and final.result != self.result:
-            raise RecordError(f"the record says {self.result} but replaying gives {final.result}")
-        if self.digest is not None and position_digest(final) != self.digest:
-            raise RecordError("the replayed final position does not match the record's digest")
-        return final
+        return replay.checked_state()
 
 
 class Replay:
@@ -134,6 +121,17 @@ class Replay:
                     f"action {index} ({seat} {action}) is illegal: {error.rule_id}: {error.reason}"
                 ) from None
             yield index, seat, action, events
+
+    def checked_state(self) -> State:
+        """The state once every step is taken, checked against the record's result and
+        digest (when it has them): a RecordError says which does not match."""
+        final = self.state
+        result = self.record.result
+        if result is not None and final.result != result:
+            raise RecordError(f"the record says {result} but replaying gives {final.result}")
+        if self.record.digest is not None and position_digest(final) != self.record.digest:
+            raise RecordError("the replayed final position does not match the record's digest")
+        return final
 
 
 def _parse_entry(index: int, entry: Any) -> tuple[int, Action]:
