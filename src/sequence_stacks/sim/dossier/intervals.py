@@ -12,7 +12,7 @@ import enum
 import math
 import random
 import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from sequence_stacks.sim.selfplay import wilson_interval
@@ -72,6 +72,12 @@ class Estimate:
             "n": self.n,
             "method": self.method.value,
         }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Estimate:
+        """Read :meth:`to_dict` data back."""
+        low, high = data["ci95"]
+        return cls(data["value"], low, high, data["n"], Method(data["method"]))
 
 
 def wilson(successes: int, trials: int) -> Estimate:

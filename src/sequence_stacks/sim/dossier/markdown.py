@@ -4,10 +4,10 @@ player count, the figures linked by file name."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from .intervals import Estimate, Method
+from .intervals import Estimate
 from .words import (
     CALIBRATION_HEADERS,
     METRICS,
@@ -18,16 +18,12 @@ from .words import (
     floor_cells,
     floor_headers,
     formatted,
+    groups_by_players,
 )
 
 __all__ = ["render_markdown"]
 
 Data = Mapping[str, Any]
-
-
-def _estimate(data: Data) -> Estimate:
-    low, high = data["ci95"]
-    return Estimate(data["value"], low, high, data["n"], Method(data["method"]))
 
 
 def _table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -36,49 +32,40 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _by_players(data: Data) -> dict[int, list[Data]]:
-    rows: dict[int, list[Data]] = {}
-    for group in data["groups"]:
-        rows.setdefault(int(group["players"]), []).append(group)
-    return dict(sorted(rows.items()))
+def _each_group(data: Data) -> Iterator[tuple[list[str], Data]]:
+    """Every group, fewest players first, with the cells that begin its rows: the player
+    count and the variant."""
+    for players, groups in groups_by_players(data).items():
+        for group in groups:
+            yield [str(players), group["variant"]], group
 
 
 def _section(data: Data, section: Section) -> str:
     metrics = [m for m in Metric if METRICS[m].section == section]
     rows = []
-    for players, groups in _by_players(data).items():
-        for group in groups:
-            for metric in metrics:
-                figure = group["metrics"].get(metric)
-                if figure is None:
-                    continue
-                estimate = _estimate(figure["estimate"])
-                shown = formatted(estimate, Unit(figure["unit"])) if estimate.n else "—"
-                rows.append(
-                    [
-                        str(players),
-                        group["variant"],
-                        METRICS[metric].title,
-                        shown,
-                        str(figure["rests_on"]),
-                        figure["sentence"],
-                    ]
-                )
+    for where, group in _each_group(data):
+        for metric in metrics:
+            figure = group["metrics"].get(metric)
+            if figure is None:
+                continue
+            estimate = Estimate.from_dict(figure["estimate"])
+            shown = formatted(estimate, Unit(figure["unit"])) if estimate.n else "—"
+            rows.append(
+                [*where, METRICS[metric].title, shown, str(figure["rests_on"]), figure["sentence"]]
+            )
     headers = ["players", "variant", "figure", "value [95% CI]", "games", "for a family"]
     return f"### {section.value}\n\n" + _table(headers, rows)
 
 
 def _seats(data: Data) -> str:
-    most = max(int(players) for players in _by_players(data))
+    most = max(int(players) for players in groups_by_players(data))
     rows = []
-    for players, groups in _by_players(data).items():
-        for group in groups:
-            seats = group["seats"]
-            cells = [formatted(_estimate(rate), Unit.RATE) for rate in seats["win_rates"]]
-            cells += [""] * (most - len(cells))
-            games = str(group["table"]["games"])
-            p_value = f"{seats['equal_seats_p']:.2f}"
-            rows.append([str(players), group["variant"], games, *cells, p_value])
+    for where, group in _each_group(data):
+        seats = group["seats"]
+        cells = [formatted(Estimate.from_dict(rate), Unit.RATE) for rate in seats["win_rates"]]
+        cells += [""] * (most - len(cells))
+        games = str(group["table"]["games"])
+        rows.append([*where, games, *cells, f"{seats['equal_seats_p']:.2f}"])
     headers = ["players", "variant", "games", *(f"seat {s}" for s in range(most)), "equal seats p"]
     return "### Win rate by seat\n\n" + _table(headers, rows)
 
@@ -86,15 +73,13 @@ def _seats(data: Data) -> str:
 def _duels(data: Data) -> str:
     rows = [
         [
-            str(players),
-            group["variant"],
+            *where,
             duel["strong"],
             duel["weak"],
-            formatted(_estimate(duel["estimate"]), Unit.RATE),
+            formatted(Estimate.from_dict(duel["estimate"]), Unit.RATE),
             str(duel["rests_on"]),
         ]
-        for players, groups in _by_players(data).items()
-        for group in groups
+        for where, group in _each_group(data)
         for duel in group["duels"]
     ]
     headers = ["players", "variant", "lone player", "among", "win rate [95% CI]", "games"]
@@ -104,16 +89,14 @@ def _duels(data: Data) -> str:
 def _cards(data: Data) -> str:
     rows = [
         [
-            str(players),
-            group["variant"],
+            *where,
             card["card"],
-            formatted(_estimate(card["barred_rate"]), Unit.RATE),
-            formatted(_estimate(card["unbarred_rate"]), Unit.RATE),
-            formatted(_estimate(card["estimate"]), Unit.POINTS),
+            formatted(Estimate.from_dict(card["barred_rate"]), Unit.RATE),
+            formatted(Estimate.from_dict(card["unbarred_rate"]), Unit.RATE),
+            formatted(Estimate.from_dict(card["estimate"]), Unit.POINTS),
             str(card["rests_on"]),
         ]
-        for players, groups in _by_players(data).items()
-        for group in groups
+        for where, group in _each_group(data)
         for card in group["cards"]
     ]
     headers = [
@@ -140,12 +123,10 @@ def _comparisons(data: Data) -> str:
 def _chances(data: Data) -> str:
     """The win chance behind the drama figures: how low it gets, how well it predicts."""
     floors, bins = [], []
-    for players, groups in _by_players(data).items():
-        for group in groups:
-            where = [str(players), group["variant"]]
-            if "chance_floor" in group:
-                floors.append([*where, *floor_cells(group["chance_floor"])])
-            bins += [[*where, *calibration_cells(b)] for b in group["calibration"]]
+    for where, group in _each_group(data):
+        if "chance_floor" in group:
+            floors.append([*where, *floor_cells(group["chance_floor"])])
+        bins += [[*where, *calibration_cells(b)] for b in group["calibration"]]
     return (
         "### Win chances: how low they get, how well they predict\n\n"
         + _table(["players", "variant", *floor_headers(data["no_chance"])], floors)

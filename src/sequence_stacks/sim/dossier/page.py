@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from sequence_stacks.sim.report_page import (
@@ -21,7 +21,7 @@ from sequence_stacks.sim.report_page import (
     table_html,
 )
 
-from .intervals import Estimate, Method
+from .intervals import Estimate
 from .words import (
     CALIBRATION_HEADERS,
     METRICS,
@@ -32,6 +32,7 @@ from .words import (
     floor_cells,
     floor_headers,
     formatted,
+    groups_by_players,
 )
 
 if TYPE_CHECKING:
@@ -67,31 +68,19 @@ def _e(text: object) -> str:
     return html.escape(str(text))
 
 
-def _estimate(data: Data) -> Estimate:
-    low, high = data["ci95"]
-    return Estimate(data["value"], low, high, data["n"], Method(data["method"]))
-
-
-def _by_players(data: Data) -> dict[int, list[Data]]:
-    rows: dict[int, list[Data]] = {}
-    for group in data["groups"]:
-        rows.setdefault(int(group["players"]), []).append(group)
-    return dict(sorted(rows.items()))
-
-
 def _value(figure: Data) -> str:
     if not figure["rests_on"]:
         return "—"
-    return formatted(_estimate(figure["estimate"]), Unit(figure["unit"]))
+    return formatted(Estimate.from_dict(figure["estimate"]), Unit(figure["unit"]))
 
 
 def _glance(data: Data) -> str:
     parts = ['<section id="glance"><h2>At a glance</h2>']
     comparisons = {(c["variant"], c["players"]): c for c in data["comparisons"]}
-    for players, groups in _by_players(data).items():
+    for players, groups in groups_by_players(data).items():
         base = groups[0]
         items = [base["metrics"][m]["sentence"] for m in _GLANCE if m in base["metrics"]]
-        cards = [c for c in base["cards"] if _estimate(c["estimate"]).excludes(0.0)]
+        cards = [c for c in base["cards"] if Estimate.from_dict(c["estimate"]).excludes(0.0)]
         if cards:
             best = max(cards, key=lambda c: c["estimate"]["value"])
             items.append(best["sentence"])
@@ -126,7 +115,9 @@ def _seat_table(groups: Sequence[Data]) -> str:
     headers = ["seat", *(f"{g['variant']}: win rate [95% CI]" for g in groups)]
     rows = []
     for seat in range(players):
-        cells = [formatted(_estimate(g["seats"]["win_rates"][seat]), Unit.RATE) for g in groups]
+        cells = [
+            formatted(Estimate.from_dict(g["seats"]["win_rates"][seat]), Unit.RATE) for g in groups
+        ]
         rows.append([f"seat {seat}" + (" (plays first)" if seat == 0 else ""), *cells])
     rows.append(["test of equal seats, p", *(f"{g['seats']['equal_seats_p']:.2f}" for g in groups)])
     return table_html(headers, rows, caption=f"Win rate by seat, fair share {1 / players:.1%}")
@@ -139,11 +130,10 @@ def _duel_table(groups: Sequence[Data]) -> str:
         *(f"{g['variant']}: win rate [95% CI]" for g in groups),
         "games",
     ]
-    rows = []
-    for index, duel in enumerate(groups[0]["duels"]):
-        cells = [formatted(_estimate(g["duels"][index]["estimate"]), Unit.RATE) for g in groups]
-        games = "/".join(str(g["duels"][index]["rests_on"]) for g in groups)
-        rows.append([duel["strong"], duel["weak"], *cells, games])
+    rows = [
+        [duel["strong"], duel["weak"], *cells, games]
+        for duel, cells, games in _side_by_side(groups, "duels", Unit.RATE)
+    ]
     return table_html(headers, rows, text_columns=2)
 
 
@@ -154,12 +144,22 @@ def _card_table(groups: Sequence[Data]) -> str:
         "games",
         "for a family",
     ]
-    rows = []
-    for index, card in enumerate(groups[0]["cards"]):
-        cells = [formatted(_estimate(g["cards"][index]["estimate"]), Unit.POINTS) for g in groups]
-        games = "/".join(str(g["cards"][index]["rests_on"]) for g in groups)
-        rows.append([card["card"], *cells, games, card["sentence"]])
+    rows = [
+        [card["card"], *cells, games, card["sentence"]]
+        for card, cells, games in _side_by_side(groups, "cards", Unit.POINTS)
+    ]
     return table_html(headers, rows, note_last=True)
+
+
+def _side_by_side(
+    groups: Sequence[Data], key: str, unit: Unit
+) -> Iterator[tuple[Data, list[str], str]]:
+    """Each entry of the baseline's ``key`` list (a duel, a card) with the same entry's
+    estimate in every variant, and the games each rests on (``"120/118"``)."""
+    for index, entry in enumerate(groups[0][key]):
+        figures = [group[key][index] for group in groups]
+        cells = [formatted(Estimate.from_dict(f["estimate"]), unit) for f in figures]
+        yield entry, cells, "/".join(str(f["rests_on"]) for f in figures)
 
 
 def _section(
@@ -168,7 +168,7 @@ def _section(
     parts = [f'<section id="{_SECTION_IDS[section]}"><h2>{_e(section.value)}</h2>']
     if figure is not None:
         parts.append(figure_html(images.get(figure[0]), figure[1]))
-    for players, groups in _by_players(data).items():
+    for players, groups in groups_by_players(data).items():
         parts.append(f"<h3>{players} players</h3>")
         if section == Section.FAIRNESS:
             parts.append(_seat_table(groups))
@@ -190,7 +190,7 @@ def _cards(data: Data, images: Mapping[str, SavedFigure]) -> str:
             "helps whoever may play it.",
         )
     )
-    for players, groups in _by_players(data).items():
+    for players, groups in groups_by_players(data).items():
         if groups[0]["cards"]:
             parts.append(f"<h3>{players} players</h3>" + _card_table(groups))
     return "".join([*parts, "</section>"])
@@ -210,8 +210,8 @@ def _variants(data: Data) -> str:
         rows = []
         for key, difference in comparison["differences"].items():
             unit, title = _difference_unit(key)
-            shown = formatted(_estimate(difference), unit, difference=True)
-            changed = "yes" if _estimate(difference).excludes(0.0) else "no"
+            shown = formatted(Estimate.from_dict(difference), unit, difference=True)
+            changed = "yes" if Estimate.from_dict(difference).excludes(0.0) else "no"
             rows.append([title, shown, changed])
         parts.append(
             table_html(["figure", "difference [95% CI]", "measurable?"], rows, text_columns=1)
@@ -397,7 +397,7 @@ def _nav(data: Data) -> str:
 def render_dossier(data: Data, images: Mapping[str, SavedFigure], *, title: str) -> str:
     """The whole page for :func:`~.analysis.analyse_dossier` data (with its
     ``runs`` and ``win_chance`` parts) and the saved figures."""
-    counts = ", ".join(str(p) for p in _by_players(data))
+    counts = ", ".join(str(p) for p in groups_by_players(data))
     lead = (
         f"{data['games']} games of bot play at {counts} players; variants: "
         f"{', '.join(data['variants'])}. Every figure carries a 95% interval and the number "

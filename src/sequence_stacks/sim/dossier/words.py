@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 from collections.abc import Callable, Mapping
-from typing import Final
+from typing import Any, Final
 
 from .intervals import Estimate
 
@@ -24,6 +24,7 @@ __all__ = [
     "floor_cells",
     "floor_headers",
     "formatted",
+    "groups_by_players",
     "magnitude",
     "metric_sentence",
     "verdict",
@@ -469,6 +470,15 @@ def verdict(differences: dict[Metric, Estimate]) -> str:
 
 
 # The win chance's tables (page and Markdown): how low chances get, how well they predict.
+def groups_by_players(data: Mapping[str, Any]) -> dict[int, list[Mapping[str, Any]]]:
+    """The analysis' groups (:func:`~.analysis.analyse_dossier`) by player count, fewest
+    players first, each count's groups in their order (the baseline variant first)."""
+    rows: dict[int, list[Mapping[str, Any]]] = {}
+    for group in data["groups"]:
+        rows.setdefault(int(group["players"]), []).append(group)
+    return dict(sorted(rows.items()))
+
+
 CALIBRATION_HEADERS: Final = ("chance", "seat-turns", "mean chance", "went on to win")
 
 
