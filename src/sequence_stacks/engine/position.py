@@ -42,6 +42,7 @@ from .validation import validate_state
 
 __all__ = [
     "POSITION_FORMAT",
+    "header_dict",
     "position_digest",
     "position_from_dict",
     "position_to_dict",
@@ -75,10 +76,7 @@ def position_to_dict(state: State) -> dict[str, Any]:
         }
     result = state.result
     return {
-        "format": POSITION_FORMAT,
-        "version": POSITION_VERSION,
-        "settings": state.settings.to_dict(),
-        "seed": state.seed,
+        **header_dict(POSITION_FORMAT, POSITION_VERSION, state.settings, state.seed),
         "shuffle_count": state.shuffle_count,
         "hands": [_cards(hand) for hand in state.hands],
         "draw": _cards(state.draw),
@@ -139,6 +137,11 @@ _POSITION_KEYS: Final = (
 )
 _WINDOW_KEYS: Final = ("completer", "slot", "pending", "answers")
 _RESULT_KEYS: Final = ("reason", "winner", "returns")
+
+
+def header_dict(format_: str, version: int, settings: Settings, seed: Seed) -> dict[str, Any]:
+    """What a position and a record begin with (:func:`read_header` reads it back)."""
+    return {"format": format_, "version": version, "settings": settings.to_dict(), "seed": seed}
 
 
 def read_header(

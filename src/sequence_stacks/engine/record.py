@@ -10,7 +10,7 @@ from .actions import Action, parse_action
 from .errors import EngineError, IllegalActionError, RecordError, shown
 from .events import Event
 from .fields import FieldError
-from .position import position_digest, read_header, result_from_data
+from .position import header_dict, position_digest, read_header, result_from_data
 from .rng import Seed
 from .rules import apply_in_place, new_game
 from .settings import Settings
@@ -56,10 +56,7 @@ class GameRecord:
         """Return the record as JSON-ready data (actions as ``"seat notation"``)."""
         result = self.result
         return {
-            "format": RECORD_FORMAT,
-            "version": RECORD_VERSION,
-            "settings": self.settings.to_dict(),
-            "seed": self.seed,
+            **header_dict(RECORD_FORMAT, RECORD_VERSION, self.settings, self.seed),
             "actions": [f"{seat} {action.notation()}" for seat, action in self.actions],
             "result": None if result is None else result.to_dict(),
             "digest": self.digest,
