@@ -9,7 +9,7 @@ import re
 import sys
 import textwrap
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from rich.console import Console
 from rich.text import Text
@@ -27,6 +27,7 @@ __all__ = [
     "add_option_arg",
     "bot_list",
     "bots_help",
+    "comma_numbers",
     "make_console",
     "number_list",
     "print_json",
@@ -40,6 +41,7 @@ __all__ = [
 EXIT_OK: Final = 0
 EXIT_ILLEGAL: Final = 1
 EXIT_BAD_INPUT: Final = 2
+_Number = TypeVar("_Number", int, float)
 _MAX_DIGITS: Final = 4300  # CPython's default int_max_str_digits: no JSON number is longer
 
 
@@ -63,17 +65,21 @@ def bot_list(text: str) -> list[str]:
     return names
 
 
+def comma_numbers(text: str, kind: type[_Number], refusal: str) -> list[_Number]:
+    """Parse ``2,3,4`` (blank parts skipped) as numbers of ``kind`` for an argparse
+    ``type``; ``refusal`` is the error when a part is not one."""
+    try:
+        return [kind(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(refusal) from None
+
+
 def number_list(
     text: str, *, option: str, example: str, low: int, high: int, bounds: str
 ) -> list[int]:
     """Parse ``2,3,4`` into whole numbers from ``low`` to ``high`` (for an argparse
     ``type``); ``bounds`` is the refusal when one is outside them."""
-    try:
-        numbers = [int(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"{option} takes numbers like {example}, not {text!r}"
-        ) from None
+    numbers = comma_numbers(text, int, f"{option} takes numbers like {example}, not {text!r}")
     if not numbers or any(not low <= number <= high for number in numbers):
         raise argparse.ArgumentTypeError(bounds)
     return numbers

@@ -28,7 +28,7 @@ from sequence_stacks.sim import (
     run_dossier,
 )
 
-from .common import CliError, add_option_arg, make_console
+from .common import CliError, add_option_arg, comma_numbers, make_console
 from .simulate import add_backend_args, player_counts_arg, vary_arg
 
 __all__ = ["DOSSIER_DESCRIPTION", "DOSSIER_EXAMPLES", "add_dossier_parser", "run_dossier_command"]
@@ -87,12 +87,7 @@ def _players_list(text: str) -> list[str]:
 
 
 def _floats(text: str) -> list[float]:
-    try:
-        values = [float(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected numbers like 0.25,0.5,1, not {text!r}"
-        ) from None
+    values = comma_numbers(text, float, f"expected numbers like 0.25,0.5,1, not {text!r}")
     if not values or any(value <= 0 for value in values):
         raise argparse.ArgumentTypeError("the numbers must be positive")
     return values
