@@ -12,7 +12,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import secrets
-from typing import Any, Final
+from collections.abc import Callable
+from typing import Any, Final, TypeVar
 
 import webauthn
 from webauthn.helpers import bytes_to_base64url, options_to_json_dict, parse_client_data_json
@@ -30,6 +31,8 @@ __all__ = ["CHALLENGE_SECONDS", "NewPasskey", "Site", "Used", "answer_id", "chec
 
 CHALLENGE_SECONDS: Final = 300.0
 _RP_NAME: Final = "Sequence Stacks"
+
+_Verified = TypeVar("_Verified")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -113,15 +116,7 @@ def answer_id(answer: object) -> str:
 
 def check_new(site: Site, answer: object, challenge: str) -> NewPasskey:
     """Verify the answer to ``create``: the challenge, origin and site are ours."""
-    try:
-        verified = webauthn.verify_registration_response(
-            credential=_as_json(answer),
-            expected_challenge=webauthn.base64url_to_bytes(challenge),
-            expected_rp_id=site.rp_id,
-            expected_origin=list(site.origins),
-        )
-    except (WebAuthnException, ValueError, KeyError, TypeError) as error:
-        raise refused(str(error) or type(error).__name__) from None
+    verified = _verified(webauthn.verify_registration_response, site, answer, challenge)
     return NewPasskey(
         bytes_to_base64url(verified.credential_id),
         bytes_to_base64url(verified.credential_public_key),
@@ -143,20 +138,35 @@ def check_use(
     site: Site, answer: object, challenge: str, *, public_key: str, sign_count: int
 ) -> Used:
     """Verify the answer to ``get`` with the stored public key and counter."""
+    verified = _verified(
+        webauthn.verify_authentication_response,
+        site,
+        answer,
+        challenge,
+        credential_public_key=webauthn.base64url_to_bytes(public_key),
+        credential_current_sign_count=sign_count,
+    )
+    handle = answer["response"].get("userHandle") if isinstance(answer, dict) else None
+    user = webauthn.base64url_to_bytes(handle).decode(errors="replace") if handle else None
+    return Used(bytes_to_base64url(verified.credential_id), user, verified.new_sign_count)
+
+
+def _verified(
+    verify: Callable[..., _Verified], site: Site, answer: object, challenge: str, **more: Any
+) -> _Verified:
+    """What ``verify`` (a check of ``webauthn``'s) makes of an answer to ``challenge``
+    for this site from one of its origins (``more``: what else it checks against), or a
+    refusal saying why the answer fails."""
     try:
-        verified = webauthn.verify_authentication_response(
+        return verify(
             credential=_as_json(answer),
             expected_challenge=webauthn.base64url_to_bytes(challenge),
             expected_rp_id=site.rp_id,
             expected_origin=list(site.origins),
-            credential_public_key=webauthn.base64url_to_bytes(public_key),
-            credential_current_sign_count=sign_count,
+            **more,
         )
     except (WebAuthnException, ValueError, KeyError, TypeError) as error:
         raise refused(str(error) or type(error).__name__) from None
-    handle = answer["response"].get("userHandle") if isinstance(answer, dict) else None
-    user = webauthn.base64url_to_bytes(handle).decode(errors="replace") if handle else None
-    return Used(bytes_to_base64url(verified.credential_id), user, verified.new_sign_count)
 
 
 def _as_json(answer: object) -> str:
