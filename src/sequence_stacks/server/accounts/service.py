@@ -89,8 +89,7 @@ class Accounts(Profiles):
         self, site: Site, answer: object, *, label: str, old_cookie: str | None
     ) -> SignedIn:
         """Check the new passkey, make the account, sign the device in."""
-        challenge, data = await self._challenge(answer, "sign_up")
-        made = passkeys.check_new(site, answer, challenge)
+        made, data = await self._new_passkey(site, answer, "sign_up")
         now = time.time()
         clean, key = account_name(data["name"])
         account = Account(
@@ -168,8 +167,7 @@ class Accounts(Profiles):
         self, site: Site, answer: object, *, label: str, old_cookie: str | None
     ) -> SignedIn:
         """Check the new passkey, use the code up, add the passkey and sign in."""
-        challenge, data = await self._challenge(answer, "link")
-        made = passkeys.check_new(site, answer, challenge)
+        made, data = await self._new_passkey(site, answer, "link")
         taken = await asyncio.to_thread(self.store.take_code, data["code"], "device")
         account = None
         if taken is not None and taken[0] is not None:
@@ -250,6 +248,14 @@ class Accounts(Profiles):
         if found is None:
             raise passkeys.refused("unknown, used or expired challenge")
         return found
+
+    async def _new_passkey(
+        self, site: Site, answer: object, purpose: str
+    ) -> tuple[passkeys.NewPasskey, dict[str, Any]]:
+        """The passkey an answer to ``create`` made, checked against its challenge (used
+        up), and what was kept with the challenge."""
+        challenge, data = await self._challenge(answer, purpose)
+        return passkeys.check_new(site, answer, challenge), data
 
     async def _session(
         self, account: Account, credential_id: str, label: str, old_cookie: str | None
