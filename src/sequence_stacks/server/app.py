@@ -168,6 +168,7 @@ def create_app(
         app.state.rooms = Rooms(accounts, seats, notifier, recorder, mailer, pusher)
         reviews.games = service
         app.state.reviews = reviews
+        app.state.activity = reviews.busy  # every table message: reviews wait (pacer)
         await service.start()
         heap = HeapKeeper() if config.freeze_heap else None
         if heap is not None:

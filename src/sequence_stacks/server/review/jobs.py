@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import multiprocessing.queues
 import os
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
@@ -18,7 +19,9 @@ from typing import Any, Final
 from sequence_stacks.bots.review import review_record
 from sequence_stacks.engine import GameRecord
 
-__all__ = ["SPECTATOR", "lower_priority", "review_game"]
+from .pacer import worker_started
+
+__all__ = ["SPECTATOR", "lower_priority", "review_game", "start_worker"]
 
 # The viewer key of the review for everyone who holds no seat of the game.
 SPECTATOR: Final = -1
@@ -41,6 +44,13 @@ def lower_priority() -> None:
             return
     with contextlib.suppress(OSError):  # not allowed here: the normal priority
         os.nice(_NICENESS)
+
+
+def start_worker(pids: multiprocessing.queues.SimpleQueue[int] | None = None) -> None:
+    """A review worker's start: below the tables' priority, dying with the server, its
+    pid told to the server's :class:`~.pacer.Pacer` (through ``pids``)."""
+    lower_priority()
+    worker_started(pids)
 
 
 def review_game(record: Mapping[str, Any], seats: Sequence[int]) -> dict[int, str]:

@@ -28,6 +28,7 @@ import dataclasses
 import enum
 import logging
 import multiprocessing
+import multiprocessing.queues
 import time
 from collections.abc import Callable
 from typing import Final, Protocol
@@ -36,7 +37,8 @@ from sequence_stacks.engine import GameRecord
 from sequence_stacks.server.play import TableNews, TableStatus
 from sequence_stacks.server.store.reviews import ReviewBook
 
-from .jobs import SPECTATOR, lower_priority, review_game
+from .jobs import SPECTATOR, review_game, start_worker
+from .pacer import Pacer
 
 __all__ = [
     "RETRY_AFTER",
@@ -89,13 +91,16 @@ class ReviewAnswer:
     review: str | None = None
 
 
-def review_pool(workers: int = 1) -> concurrent.futures.Executor:
+def review_pool(
+    workers: int = 1, pids: multiprocessing.queues.SimpleQueue[int] | None = None
+) -> concurrent.futures.Executor:
     """``workers`` processes below the tables' priority (spawned: no copy of the
-    server's threads and sockets)."""
+    server's threads and sockets), each telling ``pids`` its pid once started."""
     return concurrent.futures.ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context("spawn"),
-        initializer=lower_priority,
+        initializer=start_worker,
+        initargs=(pids,),
     )
 
 
@@ -107,15 +112,18 @@ class Reviews:
         book: ReviewBook,
         games: FinishedGames | None = None,
         *,
-        executor: Callable[[int], concurrent.futures.Executor] = review_pool,
+        executor: Callable[[int], concurrent.futures.Executor] | None = None,
         clock: Callable[[], float] = time.time,
         workers: int = 1,
         backlog: int = REVIEW_BACKLOG,
     ) -> None:
         self.book = book
         self.games = games
+        # The server's own pool (executor None) is paced: held still while the tables
+        # are busy (:mod:`.pacer`); a pool given by a test is not.
         self._make_executor = executor
         self._executor: concurrent.futures.Executor | None = None
+        self.pacer = Pacer()
         self._clock = clock
         self._workers = workers
         self._backlog = backlog
@@ -194,8 +202,17 @@ class Reviews:
 
     def _pool(self) -> concurrent.futures.Executor:
         if self._executor is None:
-            self._executor = self._make_executor(self._workers)
+            if self._make_executor is None:
+                pids = multiprocessing.get_context("spawn").SimpleQueue()
+                self.pacer.pids = pids
+                self._executor = review_pool(self._workers, pids)
+            else:
+                self._executor = self._make_executor(self._workers)
         return self._executor
+
+    def busy(self) -> None:
+        """The tables are busy (a message arrived): the workers wait (:mod:`.pacer`)."""
+        self.pacer.busy()
 
     # --- answering --------------------------------------------------------------------
 
@@ -222,6 +239,7 @@ class Reviews:
         self._waiting.clear()
         for task in list(self._running.values()):
             task.cancel()
+        self.pacer.forget()
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 from typing import assert_never
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -58,10 +59,13 @@ async def _read_messages(
     # burst again and again within a few seconds is cut off, one that bursts now and
     # then over a long life is not.
     patience = TokenBucket(settings.rate_per_second, settings.rate_burst)
+    # Told of every message: the post-game reviews wait while the tables are busy.
+    activity: Callable[[], None] = getattr(websocket.app.state, "activity", _nothing)
     while True:
         silence.listen()
         message = await websocket.receive()
         silence.listening = False
+        activity()
         if message["type"] == "websocket.disconnect":
             return
         data: str | bytes = message.get("text") or message.get("bytes") or b""
@@ -81,6 +85,10 @@ async def _read_messages(
             connection.send(refused_frame(refusal, None, -1))
             continue
         await session.handle(data)
+
+
+def _nothing() -> None:
+    """No one to tell of a message (an application with no reviews)."""
 
 
 class _Silence:
