@@ -5,23 +5,21 @@
 
 import { h } from "./dom.js";
 import { AVATARS, avatar } from "./avatars.js";
-import { call, Refused } from "./api.js";
+import { call, problemText, Refused } from "./api.js";
+import { showCode } from "./codebox.js";
 import { accountNav } from "./nav.js";
 import { loadWords, t } from "./messages.js";
 import { canUsePasskeys, makePasskey, usePasskey } from "./passkey.js";
 import { setUpPage } from "./pagewords.js";
 import { enablePush } from "./push.js";
 import { CHANNEL, NOTICE } from "./vocabulary.js";
-import { refusalLine } from "./words.js";
 
 const $ = (selector) => document.querySelector(selector);
 let state = null;
 
 function showProblem(error) {
   const box = $("#problem");
-  if (error instanceof Refused) box.textContent = refusalLine(error.body, (seat) => t("seat.numbered", { number: seat + 1 }));
-  else if (error?.name === "NotAllowedError" || error?.name === "AbortError") box.textContent = t("account.cancelled");
-  else box.textContent = t("page.lobby.no_connection");
+  box.textContent = problemText(error);
   box.hidden = false;
 }
 
@@ -209,13 +207,7 @@ function wireSignedIn() {
   });
   $("#add-device").addEventListener("click", (event) => guarded(event.currentTarget, async () => {
     const data = await call("POST", "/api/me/devices/code");
-    const base = new URL("/link", location.href).href;
-    $("#device-code-about").textContent = t("page.account.add_device_about", { url: base });
-    $("#device-code-text").textContent = data.code;
-    $("#device-code-link").href = data.url;
-    $("#device-code-link").textContent = data.url;
-    $("#device-code-qr").src = data.qr;
-    $("#device-code").hidden = false;
+    showCode($("#device-code"), data, "page.account.add_device_about", "/link");
   }));
   $("#push-on").addEventListener("click", (event) => guarded(event.currentTarget, async () => {
     $("#push-state").textContent = (await enablePush(state.push_key)) ? t("page.account.push_done") : t("page.account.push_none");

@@ -4,12 +4,11 @@
 // /unsubscribe/<token> (stop e-mails without signing in). A code in the link comes
 // after "#", so it never reaches a server's log.
 
-import { call, Refused } from "./api.js";
+import { call, problemText } from "./api.js";
 import { loadWords, t } from "./messages.js";
 import { makePasskey } from "./passkey.js";
 import { setUpPage } from "./pagewords.js";
 import { NOTICE } from "./vocabulary.js";
-import { refusalLine } from "./words.js";
 
 const $ = (selector) => document.querySelector(selector);
 const fromLink = decodeURIComponent(location.hash.slice(1));
@@ -20,9 +19,7 @@ function say(key) {
 
 function problem(error) {
   const box = $("#problem");
-  if (error instanceof Refused) box.textContent = refusalLine(error.body, (seat) => t("seat.numbered", { number: seat + 1 }));
-  else if (error?.name === "NotAllowedError" || error?.name === "AbortError") box.textContent = t("account.cancelled");
-  else box.textContent = t("page.lobby.no_connection");
+  box.textContent = problemText(error);
   box.hidden = false;
   $("#status").textContent = "";
 }

@@ -5,8 +5,8 @@
 
 
 import { call } from "./api.js";
+import { showCode } from "./codebox.js";
 import { accountNav } from "./nav.js";
-import { t } from "./messages.js";
 import { howPlayed } from "./when.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -56,16 +56,6 @@ export function seatTaken() {
   linked = signedIn;
 }
 
-function showCode(data) {
-  const base = new URL("/move", location.href).href;
-  $("#move-about").textContent = t("page.table.move_about", { url: base });
-  $("#move-code-text").textContent = data.code;
-  $("#move-link").href = data.url;
-  $("#move-link").textContent = data.url;
-  $("#move-qr").src = data.qr;
-  $("#move-code").hidden = false;
-}
-
 async function withToken(method, path) {
   return call(method, path, undefined, { "x-seat-token": localStorage.getItem(tokenKey) ?? "" });
 }
@@ -75,7 +65,8 @@ export async function setUpSeatTools() {
   accountNav({ title: false });
   $("#move-seat").addEventListener("click", async () => {
     try {
-      showCode(await withToken("POST", `/api/tables/${encodeURIComponent(tableId)}/move`));
+      const data = await withToken("POST", `/api/tables/${encodeURIComponent(tableId)}/move`);
+      showCode($("#move-code"), data, "page.table.move_about", "/move");
     } catch {
       $("#move-code").hidden = true;
     }
