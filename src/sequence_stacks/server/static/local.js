@@ -22,7 +22,7 @@ import { selectedActions, legalActions, selectionFor, toggled, windowKey } from 
 import { Notice } from "./notice.js";
 import { setUpPage } from "./pagewords.js";
 import { resultText, standingsTable } from "./pieces.js";
-import { openHelp } from "./rules.js";
+import { setUpHelp } from "./rules.js";
 import { muted, play, setMuted } from "./sounds.js";
 import { TableLog } from "./tablelog.js";
 import { ACTION, EVENT, PHASE, TIMER } from "./vocabulary.js";
@@ -547,15 +547,12 @@ function setUpControls() {
     renderSound();
     play("turn");
   });
-  const help = $("#help");
   // The rules' summary for this game's settings (#24), as at an online table.
-  const rulesFor = () => game.table?.settings ?? null;
-  $("#help-open").addEventListener("click", () => openHelp(help, rulesFor()));
-  help.querySelector(".close").addEventListener("click", () => help.close());
+  const openRules = setUpHelp(() => game.table?.settings ?? null);
   document.addEventListener("keydown", (event) => {
     if (event.target.closest("input, textarea, select, dialog") || event.ctrlKey || event.metaKey || event.altKey) return;
     if (!$("#handoff").hidden) return;
-    if (event.key === "?") openHelp(help, rulesFor());
+    if (event.key === "?") openRules();
     else if (event.key.toLowerCase() === "h") askHint();
     else board.keydown(event);
   });

@@ -187,11 +187,24 @@ async function showFull(body, settings) {
  * Open the rules dialog at its summary (the game goes on meanwhile; nothing is paused);
  * `settings` are the table's (the summary's numbers), or null.
  */
-export function openHelp(dialog, settings = null) {
+function openHelp(dialog, settings = null) {
   const body = dialog.querySelector(".body");
   showSummary(body, settings);
   if (!dialog.open) dialog.showModal();
   dialog.scrollTop = 0;
   body.scrollTop = 0;
   body.focus({ preventScroll: true });
+}
+
+/**
+ * Wire the page's rules dialog (#help) to its "Rules" button (#help-open) and its Close;
+ * returns what opens it, for the page's ? key. `settings` gives the table's settings
+ * (the summary's numbers), or null.
+ */
+export function setUpHelp(settings = () => null) {
+  const dialog = document.querySelector("#help");
+  const open = () => openHelp(dialog, settings());
+  document.querySelector("#help-open").addEventListener("click", open);
+  dialog.querySelector(".close").addEventListener("click", () => dialog.close());
+  return open;
 }

@@ -18,7 +18,7 @@ import { TableSocket } from "./net.js";
 import { Notice } from "./notice.js";
 import { setUpPage } from "./pagewords.js";
 import { resultText, standingsTable } from "./pieces.js";
-import { openHelp } from "./rules.js";
+import { setUpHelp } from "./rules.js";
 import { howPlayed } from "./when.js";
 import { isTurnBased, seatTaken, seatToken, setUpSeatTools, showSeatTools } from "./seatlink.js";
 import { muted, play, setMuted } from "./sounds.js";
@@ -519,14 +519,11 @@ $("#copy-link").addEventListener("click", async () => {
 });
 
 $("#hint").addEventListener("click", askHint);
-const help = $("#help");
-const rulesFor = () => game.table?.settings ?? null;
-$("#help-open").addEventListener("click", () => openHelp(help, rulesFor()));
-help.querySelector(".close").addEventListener("click", () => help.close());
+const openRules = setUpHelp(() => game.table?.settings ?? null);
 
 document.addEventListener("keydown", (event) => {
   if (event.target.closest("input, textarea, select") || event.ctrlKey || event.metaKey || event.altKey) return;
-  if (event.key === "?") openHelp(help, rulesFor());
+  if (event.key === "?") openRules();
   else if (event.key.toLowerCase() === "h") askHint();
   else if (board?.keydown(event) && event.key.startsWith("Arrow")) event.preventDefault();
 });

@@ -12,7 +12,7 @@ import { loadWords, t } from "./messages.js";
 import { toggled } from "./moves.js";
 import { Notice } from "./notice.js";
 import { setUpPage } from "./pagewords.js";
-import { openHelp } from "./rules.js";
+import { setUpHelp } from "./rules.js";
 import { eventLine, line, refusalLine } from "./words.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -157,13 +157,11 @@ function setUpControls() {
     show(lesson.index);
     $("#lesson-title").focus();
   });
-  const help = $("#help");
-  $("#help-open").addEventListener("click", () => openHelp(help));
-  help.querySelector(".close").addEventListener("click", () => help.close());
+  const openRules = setUpHelp();
   // The table's keys (page.help.keys): the board's, and ? opens the rules.
   document.addEventListener("keydown", (event) => {
     if (event.target.closest?.("input, textarea, select, dialog") || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (event.key === "?") openHelp(help);
+    if (event.key === "?") openRules();
     else if (board.keydown(event) && event.key.startsWith("Arrow")) event.preventDefault();
   });
 }
