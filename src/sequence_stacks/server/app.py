@@ -20,7 +20,7 @@ from .accounts import Accounts, GameRecorder, SeatBook
 from .config import ServerSettings
 from .heap import HeapKeeper
 from .notify import Mailer, MailSettings, Notifier, Pusher, load_vapid, new_vapid_pem, vapid_of_pem
-from .play import Gate, OpenGate, TableNews, TableService, TableWatcher
+from .play import Gate, OpenGate, TableNews, TableService, TableStatus, TableWatcher
 from .review import Reviews
 from .store import (
     AccountStore,
@@ -86,6 +86,12 @@ class Watchers:
 
     def __init__(self, *watchers: TableWatcher) -> None:
         self.watchers = watchers
+
+    def watches(self, *, turn_based: bool, status: TableStatus) -> bool:
+        """Whether any of them wants the news of such a table."""
+        return any(
+            watcher.watches(turn_based=turn_based, status=status) for watcher in self.watchers
+        )
 
     def changed(self, news: TableNews) -> None:
         """Tell every watcher."""

@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from openskill.models import PlackettLuce
 
-from sequence_stacks.server.play import TableNews
+from sequence_stacks.server.play import TableNews, TableStatus
 from sequence_stacks.server.store import AccountStore, GameResult, Rating
 
 __all__ = [
@@ -171,6 +171,10 @@ class GameRecorder:
         self.store = store
         self._seen: set[tuple[str, int]] = set()
         self._tasks: set[asyncio.Task[None]] = set()
+
+    def watches(self, *, turn_based: bool, status: TableStatus) -> bool:
+        """Tables whose game is over (its standings are recorded)."""
+        return status == TableStatus.OVER
 
     def changed(self, news: TableNews) -> None:
         """A game that just ended is recorded in a task of its own."""

@@ -75,6 +75,10 @@ class Notifier:
 
     # --- the watcher --------------------------------------------------------------------
 
+    def watches(self, *, turn_based: bool, status: TableStatus) -> bool:
+        """Turn-based tables only: their players are told of their turns."""
+        return turn_based
+
     def changed(self, news: TableNews) -> None:
         """Look at a turn-based table's news in a task of its own (never blocking play)."""
         if not news.turn_based:

@@ -19,7 +19,7 @@ from .runtime import Runtime
 from .schedule import Timer, TimerKind, asks_people
 from .seats import Seat
 
-__all__ = ["NoWatcher", "TableNews", "TableWatcher", "news_of"]
+__all__ = ["NoWatcher", "TableNews", "TableWatcher", "news_of", "watched"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -60,6 +60,12 @@ class TableWatcher(Protocol):
     """Told of every table's news (on the process that owns the table); must not block:
     anything slow is its own task."""
 
+    def watches(self, *, turn_based: bool, status: TableStatus) -> bool:
+        """Whether this watcher wants the news of a table like this at all: asked before
+        the news is made, so a move nobody watches (a live game's, most of them) costs
+        no news."""
+        ...
+
     def changed(self, news: TableNews) -> None:
         """A table changed, or a seat's connections came or went."""
         ...
@@ -68,6 +74,10 @@ class TableWatcher(Protocol):
 class NoWatcher:
     """Nobody watches (the default)."""
 
+    def watches(self, *, turn_based: bool, status: TableStatus) -> bool:
+        """No table."""
+        return False
+
     def changed(self, news: TableNews) -> None:
         """Nothing to do."""
 
@@ -75,6 +85,12 @@ class NoWatcher:
 def _table_bot(seat: Seat) -> bool:
     """A bot the table seated (not one standing in for a person who left or is away)."""
     return seat.kind == SeatKind.BOT and (seat.label or {}).get("key") == "seat.bot"
+
+
+def watched(watcher: TableWatcher, runtime: Runtime) -> bool:
+    """Whether ``watcher`` wants the news of this loaded table now."""
+    table = runtime.table
+    return watcher.watches(turn_based=table.options.turn_based, status=table.status)
 
 
 def news_of(runtime: Runtime, timer: Timer | None) -> TableNews:

@@ -31,7 +31,7 @@ from sequence_stacks.server.store import (
 from .entries import Act, LogPayload, Op, encode
 from .frames import Frames
 from .gate import Gate
-from .hooks import TableWatcher, news_of
+from .hooks import TableWatcher, news_of, watched
 from .protocol import refused_frame
 from .refusals import Refusal, RefusalCode
 from .runtime import Runtime, Subscriber
@@ -109,7 +109,8 @@ class Pipeline:
         runtime.schedule.replan(table)
         timer = runtime.schedule.timer(table)  # the countdown now, for frames and news
         self.frames.broadcast(runtime, entry, timer)
-        self.watcher.changed(news_of(runtime, timer))
+        if watched(self.watcher, runtime):
+            self.watcher.changed(news_of(runtime, timer))
         if runtime.waiting and (table.state is None or table.state.phase != Phase.BLOCK_WINDOW):
             self._answer_waiting(runtime)
         if interrupted:

@@ -29,7 +29,7 @@ from .archive import Archive
 from .frames import Frames
 from .gate import Gate, OpenGate
 from .hints import hint_bot, reason
-from .hooks import NoWatcher, TableWatcher, news_of
+from .hooks import NoWatcher, TableWatcher, news_of, watched
 from .listing import LISTING_PAGE, VISIBILITIES, Listing
 from .pipeline import Pipeline
 from .prepare import prepare_command
@@ -203,7 +203,8 @@ class TableService:
             subscriber.send(frame)
             if runtime.shows_presence():
                 self.frames.presence(runtime)
-            self.watcher.changed(news_of(runtime, runtime.schedule.timer(runtime.table)))
+            if watched(self.watcher, runtime):
+                self.watcher.changed(news_of(runtime, runtime.schedule.timer(runtime.table)))
 
     async def sync(self, table_id: str, subscriber: Subscriber, last_version: int | None) -> None:
         """Send a sync frame: entries since ``last_version`` and the current view."""
@@ -222,7 +223,8 @@ class TableService:
             runtime.schedule.replan(runtime.table)
             if runtime.shows_presence():
                 self.frames.presence(runtime)
-            self.watcher.changed(news_of(runtime, runtime.schedule.timer(runtime.table)))
+            if watched(self.watcher, runtime):
+                self.watcher.changed(news_of(runtime, runtime.schedule.timer(runtime.table)))
 
     async def chat(self, table_id: str, subscriber: Subscriber, phrase: str) -> None:
         """A quick-chat phrase (#15) from a seated player to everyone at the table, at

@@ -139,6 +139,10 @@ class Reviews:
 
     # --- watching the tables ----------------------------------------------------------
 
+    def watches(self, *, turn_based: bool, status: TableStatus) -> bool:
+        """Tables whose game is over."""
+        return status == TableStatus.OVER
+
     def changed(self, news: TableNews) -> None:
         """A table's news: a game that is over gets its reviews."""
         if news.status == TableStatus.OVER:
