@@ -161,8 +161,7 @@ def action_table(table: Table, viewer: int | None) -> list[str] | None:
     if viewer is None:
         return None
     settings = table.settings
-    space = action_space(settings.player_count, settings.piles_per_colour)
-    return [action.notation() for action in space.actions_of(viewer)]
+    return _notation_table(settings.player_count, settings.piles_per_colour, viewer)
 
 
 def action_field_table(table: Table, viewer: int | None) -> list[dict[str, Any]] | None:
@@ -171,7 +170,20 @@ def action_field_table(table: Table, viewer: int | None) -> list[dict[str, Any]]
     if viewer is None:
         return None
     settings = table.settings
-    return seat_action_fields(settings.player_count, settings.piles_per_colour, viewer)
+    return _field_table(settings.player_count, settings.piles_per_colour, viewer)
+
+
+# A seat's action tables depend on the table's size alone: made once, shared by every
+# game's first frame (they are encoded, never changed).
+@functools.lru_cache(maxsize=128)
+def _notation_table(player_count: int, piles_per_colour: int, seat: int) -> list[str]:
+    space = action_space(player_count, piles_per_colour)
+    return [action.notation() for action in space.actions_of(seat)]
+
+
+@functools.lru_cache(maxsize=128)
+def _field_table(player_count: int, piles_per_colour: int, seat: int) -> list[dict[str, Any]]:
+    return seat_action_fields(player_count, piles_per_colour, seat)
 
 
 def entry_dict(
