@@ -19,11 +19,12 @@ from typing import Any
 
 import pytest
 import uvicorn
+from websockets.exceptions import ConnectionClosed
 from websockets.frames import Frame, Opcode
 from websockets.sync.client import connect
 
 from sequence_stacks.server import MemoryStorage, create_app
-from sequence_stacks.server.web.transport import DirectWriter, _framed
+from sequence_stacks.server.web.transport import DirectWriter, FastReader, _framed
 
 from .harness import FAST, SHORT_GAME
 
@@ -107,3 +108,111 @@ def test_the_direct_path_frames_text_as_websockets_does(length: int) -> None:
     object per message): byte for byte what ``websockets`` makes of it."""
     payload = ("é" * length).encode()[:length]
     assert _framed(payload) == Frame(Opcode.TEXT, payload).serialize(mask=False)
+
+
+# --- the direct read path (FastReader) ----------------------------------------------
+
+
+def _frame(payload: bytes, *, opcode: int = 0x1, fin: bool = True) -> bytes:
+    """A client's frame, masked as RFC 6455 5.3 wants (the mask random)."""
+    return Frame(Opcode(opcode), payload, fin=fin).serialize(mask=True)
+
+
+def _ping(t: int) -> bytes:
+    return _frame(json.dumps({"type": "ping", "t": t}).encode())
+
+
+def _pongs(socket_: Any, count: int) -> list[int]:
+    """The next ``count`` pong frames' ``t``, in the order they came."""
+    found: list[int] = []
+    while len(found) < count:
+        frame = json.loads(socket_.recv(timeout=10))
+        if frame["type"] == "pong":
+            found.append(frame["t"])
+    return found
+
+
+@pytest.fixture
+def taken(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The messages the direct read path took (the rest went through ASGI)."""
+    seen: list[str] = []
+    original = FastReader._text
+
+    def spy(self: FastReader, data: bytes) -> str | None:
+        text = original(self, data)
+        if text is not None:
+            seen.append(text)
+        return text
+
+    monkeypatch.setattr(FastReader, "_text", spy)
+    return seen
+
+
+def test_a_whole_text_frame_is_read_straight_off_the_transport(
+    base_url: str, taken: list[str]
+) -> None:
+    """A move, as browsers send it: one whole masked text frame per read (serve.py
+    turns permessage-deflate off unless told: compressed frames take the ASGI path)."""
+    table = _post(f"http://{base_url}/api/tables", {"options": SHORT_GAME})["id"]
+    seat = _post(f"http://{base_url}/api/tables/{table}/seats", {"name": "Ann"})
+    with connect(f"ws://{base_url}/ws/{table}", compression=None) as socket_:
+        hello = json.dumps({"type": "hello", "token": seat["token"], "last_version": None})
+        socket_.send(hello)
+        assert json.loads(socket_.recv(timeout=10))["type"] == "sync"
+        socket_.send("é" * 100)  # 200 bytes: a two-byte length; not JSON: refused
+        frame = json.loads(socket_.recv(timeout=10))
+        while frame["type"] == "presence":
+            frame = json.loads(socket_.recv(timeout=10))
+        assert frame["type"] == "error"
+        assert frame["code"] == "bad_json"
+    assert taken == [hello, "é" * 100]
+
+
+def test_frames_split_or_packed_together_are_read_in_order(base_url: str, taken: list[str]) -> None:
+    """Two frames in one read, a frame split over two reads, a message in two
+    fragments, a ping of the protocol's own: all answered, in the order sent, with
+    the reads that are not one whole text frame left to the ASGI path."""
+    with connect(f"ws://{base_url}/ws/none", compression=None) as socket_:
+        raw = socket_.socket
+        raw.sendall(_ping(1) + _ping(2))  # two in one read
+        assert _pongs(socket_, 2) == [1, 2]
+        split = _ping(3)
+        raw.sendall(split[:3])  # a frame over two reads, then a whole one behind it
+        time.sleep(0.2)
+        raw.sendall(split[3:])
+        raw.sendall(_ping(4))
+        assert _pongs(socket_, 2) == [3, 4]
+        message = json.dumps({"type": "ping", "t": 5}).encode()
+        raw.sendall(_frame(message[:4], fin=False))  # two fragments
+        time.sleep(0.1)
+        raw.sendall(_frame(message[4:], opcode=0x0))
+        raw.sendall(_ping(6))
+        assert _pongs(socket_, 2) == [5, 6]
+        socket_.ping(b"are you there").wait(timeout=10)  # a control frame: the protocol's
+        raw.sendall(_ping(7))
+        assert _pongs(socket_, 1) == [7]
+    # What reads the direct path took depends on how the kernel packed the writes
+    # (4 and 6 may come in one read with the frame before them); 7 came alone.
+    took = [json.loads(text)["t"] for text in taken]
+    assert took == sorted(took)
+    assert set(took) <= {4, 6, 7}
+    assert 7 in took
+
+
+def test_text_that_is_not_utf8_closes_the_socket(base_url: str, taken: list[str]) -> None:
+    with connect(f"ws://{base_url}/ws/none", compression=None) as socket_:
+        socket_.socket.sendall(_frame(b'{"type": "ping", "t": "\xff"}'))
+        with pytest.raises(ConnectionClosed) as closed:
+            socket_.recv(timeout=10)
+    assert closed.value.rcvd is not None
+    assert closed.value.rcvd.code == 1007
+    assert taken == []
+
+
+def test_compressed_frames_take_the_asgi_path(base_url: str, taken: list[str]) -> None:
+    """With permessage-deflate (``--compression``), every frame is the protocol's."""
+    with connect(f"ws://{base_url}/ws/none") as socket_:  # the client asks to compress
+        for t in range(3):
+            socket_.send(json.dumps({"type": "ping", "t": t}))
+        assert _pongs(socket_, 3) == [0, 1, 2]
+    assert taken == []

@@ -1,12 +1,14 @@
-"""One WebSocket per table and browser tab: the read loop (size, rate and heartbeat
-limits) and the dispatch of each decoded command to the table service."""
+"""One WebSocket per table and browser tab: the read loop, the socket's inbox (size,
+rate and heartbeat limits, one message handled at a time, in order) and the dispatch
+of each decoded command to the table service."""
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 from collections.abc import Callable
-from typing import assert_never
+from typing import Final, assert_never
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -15,9 +17,13 @@ from sequence_stacks.server.play import Refusal, RefusalCode, TableService, comm
 from sequence_stacks.server.play.protocol import refused_frame
 from sequence_stacks.server.store import StorageUnavailableError
 
-from .transport import RAW_SEND, Connection, DirectWriter, TokenBucket
+from .transport import RAW_SEND, Connection, DirectWriter, FastReader, TokenBucket
 
 __all__ = ["table_socket"]
+
+# Messages read but not yet handled, at most, in multiples of the rate limit's burst: a
+# client that sends faster than its messages are handled this far is flooding.
+BACKLOG_BURSTS: Final = 2
 
 
 async def table_socket(websocket: WebSocket) -> None:
@@ -26,69 +32,169 @@ async def table_socket(websocket: WebSocket) -> None:
     service: TableService = websocket.app.state.service
     table_id = websocket.path_params["table_id"]
     await websocket.accept()
-    connection = Connection(websocket, DirectWriter.of(websocket.scope.get(RAW_SEND)))
+    direct = DirectWriter.of(websocket.scope.get(RAW_SEND))
+    connection = Connection(websocket, direct)
     writer = asyncio.create_task(connection.write())
+    # Told of every message: the post-game reviews wait while the tables are busy.
+    activity: Callable[[], None] = getattr(websocket.app.state, "activity", _nothing)
+    inbox = _Inbox(_Session(connection, service, table_id), settings, activity)
     try:
-        await _read(websocket, _Session(connection, service, table_id), settings)
+        await _read(websocket, inbox, settings, direct)
     except WebSocketDisconnect:
         pass
     finally:
+        await inbox.close()
         await service.leave(table_id, connection)
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await writer
 
 
-async def _read(websocket: WebSocket, session: _Session, settings: ServerSettings) -> None:
-    """Read until the client goes; silence for three heartbeats closes the socket."""
-    connection = session.connection
+async def _read(
+    websocket: WebSocket, inbox: _Inbox, settings: ServerSettings, direct: DirectWriter | None
+) -> None:
+    """Read until the client goes (or the inbox closes the socket); silence for three
+    heartbeats closes it. A plain text frame is read straight off the transport where
+    the server allows it (:class:`FastReader`), anything else through ASGI: both go to
+    the inbox, in the order they came."""
     try:
         async with asyncio.timeout(None) as deadline:
             with _Silence(3 * settings.heartbeat_interval, deadline) as silence:
-                await _read_messages(websocket, session, settings, silence)
+                inbox.open(silence, deadline)
+                reader = FastReader.attach(direct, inbox.put)
+                try:
+                    while not inbox.closing:
+                        message = await websocket.receive()
+                        if message["type"] == "websocket.disconnect":
+                            return
+                        inbox.put(message.get("text") or message.get("bytes") or b"")
+                finally:
+                    if reader is not None:
+                        reader.detach()
     except TimeoutError:
-        await connection.close(1001, "no heartbeat")
+        if inbox.error is not None:
+            raise inbox.error from None
+        if not inbox.closing:
+            await inbox.session.connection.close(1001, "no heartbeat")
 
 
-async def _read_messages(
-    websocket: WebSocket, session: _Session, settings: ServerSettings, silence: _Silence
-) -> None:
-    connection = session.connection
-    bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
-    # Turned-away messages are forgiven at the same rate: a client that floods past its
-    # burst again and again within a few seconds is cut off, one that bursts now and
-    # then over a long life is not.
-    patience = TokenBucket(settings.rate_per_second, settings.rate_burst)
-    # Told of every message: the post-game reviews wait while the tables are busy.
-    activity: Callable[[], None] = getattr(websocket.app.state, "activity", _nothing)
-    while True:
+def _nothing() -> None:
+    """No one to tell of a message (an application with no reviews)."""
+
+
+class _Inbox:
+    """A socket's messages, handled one at a time in the order they came, by a task
+    that runs while there are any (none while the socket is idle).
+
+    Each message is held to the size limit (too large: refused, then the socket
+    closed) and the rate limit (over it: refused; a client that keeps flooding past
+    its burst is cut off, and so is one whose unhandled messages pile up past
+    :data:`BACKLOG_BURSTS` bursts). When the inbox closes the socket it ends the read
+    loop through the loop's ``deadline``; an error it did not expect is raised there.
+    """
+
+    def __init__(
+        self, session: _Session, settings: ServerSettings, activity: Callable[[], None]
+    ) -> None:
+        self.session = session
+        self.settings = settings
+        self.activity = activity
+        self.pending: collections.deque[str | bytes] = collections.deque()
+        self.limit = BACKLOG_BURSTS * settings.rate_burst
+        self.bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
+        # Turned-away messages are forgiven at the same rate: a client that floods past
+        # its burst again and again within a few seconds is cut off, one that bursts
+        # now and then over a long life is not.
+        self.patience = TokenBucket(settings.rate_per_second, settings.rate_burst)
+        self.task: asyncio.Task[None] | None = None
+        self.closing = False  # the socket is being closed: nothing more is handled
+        self.flooded = False
+        self.error: Exception | None = None
+        self.silence: _Silence | None = None
+        self.deadline: asyncio.Timeout | None = None
+
+    def open(self, silence: _Silence, deadline: asyncio.Timeout) -> None:
+        """Start listening: the heartbeat's clock runs while the inbox is empty."""
+        self.silence = silence
+        self.deadline = deadline
         silence.listen()
-        message = await websocket.receive()
-        silence.listening = False
-        activity()
-        if message["type"] == "websocket.disconnect":
+
+    def put(self, data: str | bytes) -> None:
+        """A message came: handle it after those before it."""
+        if self.closing or self.flooded:
             return
-        data: str | bytes = message.get("text") or message.get("bytes") or b""
+        self.activity()
+        if self.silence is not None:
+            self.silence.listening = False
+        if len(self.pending) >= self.limit:
+            self.flooded = True  # cut off once the message under way is done
+            self.pending.clear()
+        else:
+            self.pending.append(data)
+        if self.task is None:
+            self.task = asyncio.get_running_loop().create_task(self._run())
+
+    async def close(self) -> None:
+        """The socket is done: the message under way finishes, the rest are dropped."""
+        self.closing = True
+        self.pending.clear()
+        task = self.task
+        if task is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(task)
+
+    async def _run(self) -> None:
+        pending = self.pending
+        try:
+            while not self.closing:
+                if self.flooded:
+                    await self._close(1008, "rate limit")
+                elif pending:
+                    await self._handle(pending.popleft())
+                else:
+                    break
+        except Exception as error:  # raised in the read loop (see _read)
+            self.error = error
+            self._stop()
+        finally:
+            self.task = None
+            if self.silence is not None and not self.closing:
+                self.silence.listen()
+
+    async def _handle(self, data: str | bytes) -> None:
+        connection = self.session.connection
+        settings = self.settings
         if len(data) > settings.max_message_bytes and (
             isinstance(data, bytes) or len(data.encode()) > settings.max_message_bytes
         ):
             limit = settings.max_message_bytes
             refusal = Refusal(RefusalCode.TOO_LARGE, f"messages may be at most {limit} bytes")
             connection.send(refused_frame(refusal, None, -1))
-            await connection.close(1009, "message too large")
+            await self._close(1009, "message too large")
             return
-        if not bucket.take():
-            if not patience.take():  # more than rate_burst turned away, net of forgiveness
-                await connection.close(1008, "rate limit")
+        if not self.bucket.take():
+            if not self.patience.take():  # more than rate_burst turned away, net of forgiveness
+                await self._close(1008, "rate limit")
                 return
             refusal = Refusal(RefusalCode.RATE_LIMITED, "too many messages; slow down")
             connection.send(refused_frame(refusal, None, -1))
-            continue
-        await session.handle(data)
+            return
+        await self.session.handle(data)
 
+    async def _close(self, code: int, reason: str) -> None:
+        """Close the socket (after the frames queued for it) and end the read loop."""
+        self.closing = True
+        self.pending.clear()
+        await self.session.connection.close(code, reason)
+        self._stop()
 
-def _nothing() -> None:
-    """No one to tell of a message (an application with no reviews)."""
+    def _stop(self) -> None:
+        """End the read loop now: its deadline is moved to now (it then finds
+        ``closing`` or ``error`` set)."""
+        self.closing = True
+        if self.deadline is not None:
+            with contextlib.suppress(RuntimeError):  # the loop has ended already
+                self.deadline.reschedule(asyncio.get_running_loop().time())
 
 
 class _Silence:

@@ -1,16 +1,22 @@
 """Connections and rate buckets: one WebSocket's outgoing queue and writer, the
-direct write path through uvicorn's ``websockets`` protocol, and the token buckets
-that limit messages per connection and requests per client address."""
+direct write and read paths through uvicorn's ``websockets`` protocol, and the token
+buckets that limit messages per connection and requests per client address."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from starlette.websockets import WebSocket
+from websockets.protocol import State
+
+try:
+    from websockets.speedups import apply_mask
+except ImportError:  # pragma: no cover - websockets built without its C part
+    from websockets.utils import apply_mask
 
 from sequence_stacks.server.config import ServerSettings
 from sequence_stacks.server.play.codec import dumps
@@ -21,6 +27,7 @@ __all__ = [
     "AddressLimits",
     "Connection",
     "DirectWriter",
+    "FastReader",
     "TokenBucket",
 ]
 
@@ -237,6 +244,112 @@ class DirectWriter:
         return True
 
 
+class FastReader:
+    """Reads a table socket's plain messages straight off the transport: the one path
+    every move takes, with no parser object, event, queue or task wake-up between the
+    bytes and the socket's :class:`Inbox`.
+
+    Put in front of uvicorn's ``websockets`` protocol once the handshake is done (the
+    transport then calls this object, which hands it everything it does not take). It
+    takes only the common case, a chunk that is exactly one whole, final, unmasked-
+    by-the-server text frame of the client (RFC 6455 5.2: FIN, no reserved bits, the
+    text opcode, masked, a length under 64 KiB) arriving while that protocol holds
+    nothing half-read and no message of its own waits for the application; its payload
+    is unmasked and checked as UTF-8 here. Anything else (a frame split over reads or
+    several in one, a ping, a pong, a close, a fragment, binary, compressed or invalid
+    text) goes to the protocol as before, which keeps its own state, answers control
+    frames, closes on errors and queues what it reads for ``websocket.receive``: so
+    both ways lead to the same inbox, in the order the frames came.
+    """
+
+    def __init__(self, protocol: Any, deliver: Callable[[str], None]) -> None:
+        self.inner = protocol
+        self.conn = protocol.conn
+        self.reader_buffer = protocol.conn.reader.buffer
+        self.queue = protocol.queue
+        self.deliver = deliver
+        self.transport = protocol.transport
+        self.transport.set_protocol(self)
+
+    @classmethod
+    def attach(
+        cls, direct: DirectWriter | None, deliver: Callable[[str], None]
+    ) -> FastReader | None:
+        """Read ``direct``'s socket this way, if it can be (else None: the ASGI way)."""
+        if direct is None:
+            return None
+        protocol = direct.protocol
+        transport = getattr(protocol, "transport", None)
+        conn = getattr(protocol, "conn", None)
+        if (
+            transport is None
+            or not hasattr(transport, "set_protocol")
+            or not hasattr(protocol, "queue")
+            or conn is None
+            or not hasattr(conn, "current_size")
+            or not isinstance(getattr(getattr(conn, "reader", None), "buffer", None), bytearray)
+        ):
+            return None
+        return cls(protocol, deliver)
+
+    def detach(self) -> None:
+        """Give the transport back to the protocol."""
+        if self.transport.get_protocol() is self:
+            self.transport.set_protocol(self.inner)
+
+    def data_received(self, data: bytes) -> None:
+        text = self._text(data)
+        if text is None:
+            self.inner.data_received(data)
+        else:
+            self.deliver(text)
+
+    def _text(self, data: bytes) -> str | None:
+        """The text of ``data`` when it is one whole plain text frame (else None)."""
+        size = len(data)
+        if size < 6 or data[0] != 0x81:
+            return None
+        length = data[1] ^ 0x80  # the mask bit must be set: then this is the length
+        if length < 126:
+            start = 6
+        elif length == 126 and size >= 8:
+            length = int.from_bytes(data[2:4], "big")
+            start = 8
+        else:
+            return None
+        conn = self.conn
+        if (
+            size != start + length
+            or self.reader_buffer
+            or conn.current_size is not None
+            or conn.parser_exc is not None
+            or conn.state is not _OPEN
+            or self.inner.close_sent
+            or not self.queue.empty()
+        ):
+            return None
+        try:
+            return apply_mask(data[start:], data[start - 4 : start]).decode()
+        except UnicodeDecodeError:
+            return None  # the protocol closes with 1007
+
+    def eof_received(self) -> bool | None:
+        keep_open: bool | None = self.inner.eof_received()
+        return keep_open
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.inner.connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.inner.resume_writing()
+
+    def connection_made(self, transport: Any) -> None:  # pragma: no cover - never again
+        self.inner.connection_made(transport)
+
+
 def _framed(payload: bytes) -> bytes:
     """One unmasked, final text frame holding ``payload`` (RFC 6455 5.2)."""
     length = len(payload)
@@ -248,6 +361,7 @@ def _framed(payload: bytes) -> bytes:
 
 
 _TEXT: Final = b"\x81"  # FIN and the text opcode
+_OPEN: Final = State.OPEN
 _DIRECT_ATTRIBUTES: Final = (
     "conn",
     "transport",
