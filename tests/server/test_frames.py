@@ -24,7 +24,13 @@ from sequence_stacks.i18n import MESSAGES, render, set_language, words
 from sequence_stacks.server import MemoryStorage, create_app
 from sequence_stacks.server.play.codec import dumps
 from sequence_stacks.server.play.entries import Act, Op, SeatKind, TableStatus
-from sequence_stacks.server.play.protocol import lobby_dict, sync_frame, update_frame
+from sequence_stacks.server.play.protocol import (
+    _table_entry,
+    lobby_dict,
+    public_entry,
+    sync_frame,
+    update_frame,
+)
 from sequence_stacks.server.play.schedule import TimerKind
 from sequence_stacks.server.play.table import Entry, Table
 from sequence_stacks.server.store import TableRow
@@ -234,3 +240,26 @@ def test_the_catalog_serves_the_engine_s_and_the_server_s_vocabularies() -> None
         "slot",
         "pile_count",
     ]
+
+
+@pytest.mark.parametrize("player_count", [2, 4])
+def test_an_entry_made_once_for_everyone_is_what_each_viewer_hears(player_count: int) -> None:
+    """``public_entry`` (made once per broadcast) is each viewer's own rendering of the
+    entry whenever it is offered; an entry that hides something (a draw, a Block
+    answer) is not offered, so each viewer's frame keeps its own redaction (R35, R29)."""
+    table, entries = _table(player_count, player_count, seed=23)
+    rng = random.Random(23)
+    shared = private = 0
+    while table.state is not None and not table.state.is_over and len(entries) < 400:
+        entries.append(_step(table, rng))
+    for entry in entries:
+        made = public_entry(table, entry)
+        own = [_table_entry(table, entry, seat) for seat in (None, *range(player_count))]
+        if made is None:
+            private += 1
+            assert any(view != own[0] for view in own) or entry.action is not None
+        else:
+            shared += 1
+            assert all(view == made for view in own)
+    assert shared > 20
+    assert private > 20

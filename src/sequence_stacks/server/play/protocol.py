@@ -49,6 +49,7 @@ __all__ = [
     "hint_frame",
     "lobby_dict",
     "presence_frame",
+    "public_entry",
     "refused_frame",
     "replay_frame",
     "stand_in_summary",
@@ -291,6 +292,18 @@ def _table_entry(table: Table, entry: Entry, viewer: int | None) -> dict[str, An
     return entry_dict(entry, viewer, piles_per_colour=per_colour, timed_out=timed_out)
 
 
+def public_entry(table: Table, entry: Entry) -> dict[str, Any] | None:
+    """The entry as every viewer hears of it when that is the same for all (no Block
+    answer in it, no event with anything to hide), made once for all; else None."""
+    action = entry.action
+    if action is not None and action.type in ANSWERS:
+        return None
+    for event in entry.events:
+        if event_for(event, None) is not event:
+            return None
+    return _table_entry(table, entry, None)
+
+
 def ack_frame(client_id: str, version: int, *, duplicate: bool = False) -> dict[str, Any]:
     """The frame telling the sender its command was committed as ``version``."""
     frame: dict[str, Any] = {"type": "ack", "id": client_id, "version": version}
@@ -382,11 +395,13 @@ def update_frame(
     view: Mapping[str, Any] | None = _COMPUTE,
     changes: Mapping[str, Any] | None = None,
     notation: bool = False,
+    shared: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """One entry as ``seat`` hears of it, with the view and the countdown after it and
     whether hints are offered to ``seat`` (and, when a game starts, the action table,
     the piles' slots and, with ``notation``, the actions in notation).
 
+    ``shared`` is the entry as :func:`public_entry` made it for every viewer, if it is.
     Only what changed (docs/protocol.md): ``lobby`` is None when the table's public
     facts are as the last update had them (the frame then has no ``table``), and
     ``changes`` (the view's fields that differ from the seat's view one version
@@ -394,7 +409,7 @@ def update_frame(
     """
     frame: dict[str, Any] = {
         "type": "update",
-        **_table_entry(table, entry, seat),
+        **(_table_entry(table, entry, seat) if shared is None else shared),
         "hints": offers_hints(table, seat),
         "timer": timer,
     }
