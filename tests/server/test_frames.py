@@ -25,9 +25,9 @@ from sequence_stacks.server import MemoryStorage, create_app
 from sequence_stacks.server.play.codec import dumps
 from sequence_stacks.server.play.entries import Act, Op, SeatKind, TableStatus
 from sequence_stacks.server.play.protocol import (
+    EntryViews,
     _table_entry,
     lobby_dict,
-    public_entry,
     sync_frame,
     update_frame,
 )
@@ -244,22 +244,22 @@ def test_the_catalog_serves_the_engine_s_and_the_server_s_vocabularies() -> None
 
 @pytest.mark.parametrize("player_count", [2, 4])
 def test_an_entry_made_once_for_everyone_is_what_each_viewer_hears(player_count: int) -> None:
-    """``public_entry`` (made once per broadcast) is each viewer's own rendering of the
-    entry whenever it is offered; an entry that hides something (a draw, a Block
-    answer) is not offered, so each viewer's frame keeps its own redaction (R35, R29)."""
+    """``EntryViews`` (made once per broadcast, sharing what is the same for everyone)
+    gives each viewer its own rendering of the entry: a draw's cards and a Block
+    answer only to whom they belong (R35, R29); ``whole`` only for an entry with
+    nothing to hide."""
     table, entries = _table(player_count, player_count, seed=23)
     rng = random.Random(23)
-    shared = private = 0
     while table.state is not None and not table.state.is_over and len(entries) < 400:
         entries.append(_step(table, rng))
+    wholes = 0
     for entry in entries:
-        made = public_entry(table, entry)
-        own = [_table_entry(table, entry, seat) for seat in (None, *range(player_count))]
-        if made is None:
-            private += 1
-            assert any(view != own[0] for view in own) or entry.action is not None
+        views = EntryViews(table, entry)
+        own = {seat: _table_entry(table, entry, seat) for seat in (None, *range(player_count))}
+        assert {seat: views.of(seat) for seat in own} == own
+        if views.whole is not None:
+            wholes += 1
+            assert all(view == views.whole for view in own.values())
         else:
-            shared += 1
-            assert all(view == made for view in own)
-    assert shared > 20
-    assert private > 20
+            assert any(view != own[None] for view in own.values())
+    assert 20 < wholes < len(entries) - 20

@@ -14,12 +14,12 @@ from .codec import dumps
 from .commands import CHAT_PHRASES
 from .entries import Op, TableStatus
 from .protocol import (
+    EntryViews,
     ack_frame,
     chat_frame,
     lobby_dict,
     observed,
     presence_frame,
-    public_entry,
     sync_frame,
     timer_dict,
     update_frame,
@@ -74,7 +74,7 @@ class Frames:
             for sub in runtime.subscribers
         ]
         rendered = observed(table, list(dict.fromkeys(seat for _, seat in subscribers)))
-        shared = public_entry(table, entry) if len(rendered) > 1 else None
+        entry_views = EntryViews(table, entry) if len(rendered) > 1 else None
         texts: dict[tuple[int | None, bool], str] = {}
         views: dict[int | None, tuple[int, View | None]] = {}
         for subscriber, seat in subscribers:
@@ -95,7 +95,7 @@ class Frames:
                     if view is None or before is None
                     else view_changes(table, before, view),
                     notation=key[1],
-                    shared=shared,
+                    views=entry_views,
                 )
                 text = texts[key] = dumps(frame)
             subscriber.send_text(text)

@@ -42,6 +42,7 @@ from .seats import Tally, standings
 from .table import ANSWERS, CATCH_UP_LIMIT, LOG_LIMIT, Entry, Table
 
 __all__ = [
+    "EntryViews",
     "ack_frame",
     "chat_frame",
     "entry_dict",
@@ -49,7 +50,6 @@ __all__ = [
     "hint_frame",
     "lobby_dict",
     "presence_frame",
-    "public_entry",
     "refused_frame",
     "replay_frame",
     "stand_in_summary",
@@ -194,12 +194,14 @@ def entry_dict(
     piles_per_colour: int,
     timed_out: bool = False,
     full: bool = False,
+    events: tuple[()] | None = None,
 ) -> dict[str, Any]:
     """One entry as ``viewer`` may see it: events redacted, Block answers hidden (R29).
 
     ``message`` is the entry's own log line as data (a seat taken, a game begun, a move
     made for a player whose time ran out: ``timed_out``); each event carries its own.
-    ``full`` skips the redaction: only for replays of finished games.
+    ``full`` skips the redaction: only for replays of finished games. ``events=()``
+    leaves the events out (:class:`EntryViews` puts them in).
     """
     action = entry.action
     notation: str | None = None
@@ -209,10 +211,14 @@ def entry_dict(
             notation = "answer"
         else:
             notation, fields = _action_shown(action, piles_per_colour)
-    events = [
-        event_dict(event if full else event_for(event, viewer), piles_per_colour)
-        for event in entry.events
-    ]
+    rendered = (
+        []
+        if events is not None
+        else [
+            event_dict(event if full else event_for(event, viewer), piles_per_colour)
+            for event in entry.events
+        ]
+    )
     return {
         "version": entry.version,
         "op": entry.op.value,
@@ -223,7 +229,7 @@ def entry_dict(
         "auto": entry.auto,
         "timed_out": timed_out,
         "message": _entry_message(entry, timed_out=timed_out),
-        "events": events,
+        "events": rendered,
     }
 
 
@@ -292,16 +298,39 @@ def _table_entry(table: Table, entry: Entry, viewer: int | None) -> dict[str, An
     return entry_dict(entry, viewer, piles_per_colour=per_colour, timed_out=timed_out)
 
 
-def public_entry(table: Table, entry: Entry) -> dict[str, Any] | None:
-    """The entry as every viewer hears of it when that is the same for all (no Block
-    answer in it, no event with anything to hide), made once for all; else None."""
-    action = entry.action
-    if action is not None and action.type in ANSWERS:
-        return None
-    for event in entry.events:
-        if event_for(event, None) is not event:
-            return None
-    return _table_entry(table, entry, None)
+class EntryViews:
+    """One entry as each viewer of a broadcast hears of it, made once: what is the same
+    for every viewer (the entry's fields, each event with nothing to hide) is made
+    once and shared; a draw's cards and a Block answer are rendered per viewer (R35,
+    R29). ``whole`` is the entry itself when nothing in it differs between viewers."""
+
+    def __init__(self, table: Table, entry: Entry) -> None:
+        self.entry = entry
+        self.per_colour = per_colour = table.settings.piles_per_colour
+        self.timed_out = timed_out = _timed_out(table, entry)
+        action = entry.action
+        self.hidden = action is not None and action.type in ANSWERS
+        self.events: list[dict[str, Any] | None] = [
+            event_dict(event, per_colour) if event_for(event, None) is event else None
+            for event in entry.events
+        ]
+        self.whole: dict[str, Any] | None = None
+        if not self.hidden and None not in self.events:
+            self.whole = entry_dict(entry, None, piles_per_colour=per_colour, timed_out=timed_out)
+
+    def of(self, viewer: int | None) -> dict[str, Any]:
+        """The entry as ``viewer`` hears of it (shared: never to be changed)."""
+        if self.whole is not None:
+            return self.whole
+        entry = self.entry
+        found = entry_dict(
+            entry, viewer, piles_per_colour=self.per_colour, timed_out=self.timed_out, events=()
+        )
+        found["events"] = [
+            shared if shared is not None else event_dict(event_for(event, viewer), self.per_colour)
+            for shared, event in zip(self.events, entry.events, strict=True)
+        ]
+        return found
 
 
 def ack_frame(client_id: str, version: int, *, duplicate: bool = False) -> dict[str, Any]:
@@ -395,13 +424,13 @@ def update_frame(
     view: Mapping[str, Any] | None = _COMPUTE,
     changes: Mapping[str, Any] | None = None,
     notation: bool = False,
-    shared: Mapping[str, Any] | None = None,
+    views: EntryViews | None = None,
 ) -> dict[str, Any]:
     """One entry as ``seat`` hears of it, with the view and the countdown after it and
     whether hints are offered to ``seat`` (and, when a game starts, the action table,
     the piles' slots and, with ``notation``, the actions in notation).
 
-    ``shared`` is the entry as :func:`public_entry` made it for every viewer, if it is.
+    ``views`` is the entry made once for all viewers of the broadcast, if it is.
     Only what changed (docs/protocol.md): ``lobby`` is None when the table's public
     facts are as the last update had them (the frame then has no ``table``), and
     ``changes`` (the view's fields that differ from the seat's view one version
@@ -409,7 +438,7 @@ def update_frame(
     """
     frame: dict[str, Any] = {
         "type": "update",
-        **(_table_entry(table, entry, seat) if shared is None else shared),
+        **(_table_entry(table, entry, seat) if views is None else views.of(seat)),
         "hints": offers_hints(table, seat),
         "timer": timer,
     }
