@@ -237,3 +237,40 @@ def test_both_storages_list_the_same_pages(storage: Storage) -> None:
     assert "t00" not in flat
     assert "secret" not in flat
     assert flat == sorted(flat, key=lambda t: (int(t[1:]) % 4, t), reverse=True)
+
+
+def test_moves_in_quick_succession_leave_the_rows_listing_time_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite moves a table's ``updated_at`` at most every TOUCH_INTERVAL seconds when
+    nothing else of its row changes (its index entries stay put), always when the
+    status or summary changes; a rolled-back transaction forgets what it wrote."""
+    now = [1000.0]
+    monkeypatch.setattr("sequence_stacks.server.store.sqlite.time.time", lambda: now[0])
+    store = SqliteStorage(str(tmp_path / "t.sqlite3"))
+    try:
+        store.create_table(_row("a"))
+
+        def listed() -> tuple[str, float, int]:
+            row = store.table("a")
+            assert row is not None
+            return row.status, row.updated_at, row.version
+
+        store.append("a", LogEntry(1, {"op": "start"}), status="playing", summary={"n": 1})
+        assert listed() == ("playing", 1000.0, 1)
+        now[0] = 1003.0
+        store.append("a", LogEntry(2, {"op": "act"}), status="playing", summary=None)
+        assert listed() == ("playing", 1000.0, 2)  # a move: only the version moved
+        now[0] = 1006.0  # TOUCH_INTERVAL after the last write of updated_at
+        store.append("a", LogEntry(3, {"op": "act"}), status="playing", summary=None)
+        assert listed() == ("playing", 1006.0, 3)
+        now[0] = 1007.0
+        store.append("a", LogEntry(4, {"op": "act"}), status="over", summary=None)
+        assert listed() == ("over", 1007.0, 4)  # a new status is always written
+        now[0] = 1008.0
+        with pytest.raises(StorageConflictError):  # a repeated version: rolled back
+            store.append("a", LogEntry(4, {"op": "act"}), status="over", summary=None)
+        store.append("a", LogEntry(5, {"op": "act"}), status="over", summary=None)
+        assert listed() == ("over", 1008.0, 5)  # after a rollback, written in full
+    finally:
+        store.close()
