@@ -19,17 +19,21 @@ from sequence_stacks.engine import (
     apply_in_place,
     kind_colour,
     legal_action_ids,
+    observe,
 )
 from sequence_stacks.i18n import MESSAGES, render, set_language, words
 from sequence_stacks.server import MemoryStorage, create_app
 from sequence_stacks.server.play.codec import dumps
 from sequence_stacks.server.play.entries import Act, Op, SeatKind, TableStatus
 from sequence_stacks.server.play.protocol import (
+    PUBLIC_VIEW_FIELDS,
     EntryViews,
     _table_entry,
     lobby_dict,
+    public_view_changes,
     sync_frame,
     update_frame,
+    view_changes,
 )
 from sequence_stacks.server.play.schedule import TimerKind
 from sequence_stacks.server.play.table import Entry, Table
@@ -263,3 +267,30 @@ def test_an_entry_made_once_for_everyone_is_what_each_viewer_hears(player_count:
         else:
             assert any(view != own[None] for view in own.values())
     assert 20 < wholes < len(entries) - 20
+
+
+@pytest.mark.parametrize("player_count", [2, 3, 5])
+def test_the_view_changes_every_viewer_shares_are_found_once(player_count: int) -> None:
+    """Every view of one position agrees on PUBLIC_VIEW_FIELDS (only the viewer's seat,
+    hand, hidden cards, Block answer and legal actions differ, R35), so the shared
+    changes found once and each viewer's own give each viewer its whole change."""
+    table, _ = _table(player_count, player_count, seed=31)
+    rng = random.Random(31)
+    viewers = (None, *range(player_count))
+    shared_fields = 0
+    for _ in range(250):
+        state = table.state
+        if state is None or state.is_over:
+            break
+        before = {seat: observe(state, seat) for seat in viewers}
+        entry = _step(table, rng)
+        assert table.state is not None
+        after = {seat: observe(table.state, seat) for seat in viewers}
+        for name in PUBLIC_VIEW_FIELDS:
+            assert len({repr(getattr(view, name)) for view in after.values()}) == 1, name
+        public = public_view_changes(table, before[None], after[None])
+        shared_fields += len(public)
+        for seat in viewers:
+            whole = view_changes(table, before[seat], after[seat])
+            assert view_changes(table, before[seat], after[seat], public) == whole, entry
+    assert shared_fields > 250

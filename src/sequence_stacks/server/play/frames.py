@@ -20,6 +20,7 @@ from .protocol import (
     lobby_dict,
     observed,
     presence_frame,
+    public_view_changes,
     sync_frame,
     timer_dict,
     update_frame,
@@ -77,6 +78,9 @@ class Frames:
         entry_views = EntryViews(table, entry) if len(rendered) > 1 else None
         texts: dict[tuple[int | None, bool], str] = {}
         views: dict[int | None, tuple[int, View | None]] = {}
+        # The changes every viewer shares, found once (the views before are all of the
+        # same position, and so are those after).
+        public: dict[str, Any] | None = None
         for subscriber, seat in subscribers:
             key = (seat, subscriber.notation and entry.op is Op.START)
             text = texts.get(key)
@@ -84,6 +88,11 @@ class Frames:
                 view = rendered[seat]
                 before = None if whole else _before(runtime.views.get(seat), view, entry)
                 views[seat] = (entry.version, view)
+                changes = None
+                if view is not None and before is not None:
+                    if public is None:
+                        public = public_view_changes(table, before, view)
+                    changes = view_changes(table, before, view, public)
                 frame = update_frame(
                     table,
                     entry,
@@ -91,9 +100,7 @@ class Frames:
                     lobby=changed_lobby,
                     timer=timer,
                     view=None if view is None or before is not None else view_data(table, view),
-                    changes=None
-                    if view is None or before is None
-                    else view_changes(table, before, view),
+                    changes=changes,
                     notation=key[1],
                     views=entry_views,
                 )

@@ -97,6 +97,11 @@ def lobby_dict(table: Table, connected: Sequence[bool]) -> dict[str, Any]:
 
 
 _VIEW_FIELDS: Final = tuple(field.name for field in dataclasses.fields(View))
+# What differs between the views of one position (R35): the viewer's seat, hand, the
+# hidden cards it may not see, its own Block answer and its legal actions. Every other
+# field is the same for every viewer (a test holds the engine to it).
+PRIVATE_VIEW_FIELDS: Final = ("seat", "hand", "hidden_epochs", "my_answer", "legal_action_ids")
+PUBLIC_VIEW_FIELDS: Final = tuple(f for f in _VIEW_FIELDS if f not in PRIVATE_VIEW_FIELDS)
 
 
 def view_dict(table: Table, viewer: int | None) -> dict[str, Any] | None:
@@ -139,11 +144,32 @@ def view_data(table: Table, view: View) -> dict[str, Any]:
     return data
 
 
-def view_changes(table: Table, before: View, after: View) -> dict[str, Any]:
+def view_changes(
+    table: Table, before: View, after: View, public: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     """The fields of ``after`` that differ from ``before``, as :func:`view_data` writes
-    them: compared on the views themselves, so no dict of the whole view is made."""
+    them: compared on the views themselves, so no dict of the whole view is made.
+
+    ``public`` is what :func:`public_view_changes` found for another viewer of the same
+    two positions (the same for all): then only the viewer's own fields are compared.
+    """
+    if public is not None:
+        changes = dict(public)
+        for name in PRIVATE_VIEW_FIELDS:
+            value = getattr(after, name)
+            if value != getattr(before, name):
+                changes[name] = value
+        return changes
+    return public_view_changes(table, before, after, _VIEW_FIELDS)
+
+
+def public_view_changes(
+    table: Table, before: View, after: View, names: tuple[str, ...] = PUBLIC_VIEW_FIELDS
+) -> dict[str, Any]:
+    """The fields ``names`` (by default those every viewer shares) of ``after`` that
+    differ from ``before``, as :func:`view_data` writes them."""
     changes: dict[str, Any] = {}
-    for name in _VIEW_FIELDS:
+    for name in names:
         value = getattr(after, name)
         if value != getattr(before, name):
             changes[name] = value
