@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import logging
 from collections.abc import Callable
 from typing import Final, assert_never
@@ -313,12 +314,21 @@ async def _committed(stored: asyncio.Future[None]) -> bool:
     """
     interrupted = False
     while not stored.done():
+        # What asyncio.shield does, without its two callbacks and a future each: a
+        # cancellation cancels the waiter, never the storage's own future.
+        waiter = stored.get_loop().create_future()
+        stored.add_done_callback(functools.partial(_release, waiter))
         try:
-            await asyncio.shield(stored)
+            await waiter
         except asyncio.CancelledError:
             interrupted = True
     stored.result()
     return interrupted
+
+
+def _release(waiter: asyncio.Future[None], _: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
 
 
 def _answer_of(payload: LogPayload) -> Action | None:
