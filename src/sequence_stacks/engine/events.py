@@ -229,10 +229,12 @@ Event = (
 
 def event_for(event: Event, seat: int | None) -> Event:
     """Return the copy of ``event`` that ``seat`` may see (None: a spectator)."""
+    # Made directly, not by dataclasses.replace (a generic walk over the fields): every
+    # frame a server sends a seat asks this of every event of the entry.
     if isinstance(event, CardsDrawn) and event.seat != seat and event.cards:
-        return dataclasses.replace(event, cards=())
+        return CardsDrawn(event.seat, event.count, (), event.reason)
     if isinstance(event, BlockAnswered) and event.seat != seat and event.blocked is not None:
-        return dataclasses.replace(event, blocked=None)
+        return BlockAnswered(event.seat, None)
     return event
 
 
