@@ -38,7 +38,7 @@ from .entries import Op, SeatKind
 from .hints import offers_hints
 from .refusals import Refusal
 from .schedule import Timer
-from .seats import Tally, standings
+from .seats import Tally, count_event, standings
 from .table import ANSWERS, CATCH_UP_LIMIT, LOG_LIMIT, Entry, Table
 
 __all__ = [
@@ -503,8 +503,7 @@ def replay_frame(
         if step == total:
             moves.append(_move(entry, viewer, over, per_colour))
             for event in step_events:
-                for counted, tally in enumerate(tallies):
-                    tally.count(event, counted)
+                count_event(tallies, event)
     state = replay.state
     frame: dict[str, Any] = {
         "step": step,

@@ -21,6 +21,7 @@ __all__ = [
     "Tally",
     "bot_seat",
     "clean_name",
+    "count_event",
     "same_name",
     "standings",
 ]
@@ -76,14 +77,31 @@ class Tally:
 
     def count(self, event: Event, seat: int) -> None:
         """Add ``event`` when ``seat`` did it."""
-        if isinstance(event, PileCompleted) and event.seat == seat:
-            self.completed += 1
-        elif isinstance(event, PileBlocked) and event.blocker == seat:
-            self.blocks += 1
-        elif isinstance(event, CardStolen) and event.seat == seat:
-            self.cards_stolen += 1
-        elif isinstance(event, ChipStolen) and event.seat == seat:
-            self.chips_stolen += 1
+        found = _counted(event)
+        if found is not None and found[0] == seat:
+            setattr(self, found[1], getattr(self, found[1]) + 1)
+
+
+def count_event(tallies: Sequence[Tally], event: Event) -> None:
+    """Add ``event`` to the tally of the seat that did it, if it is counted (one look
+    at the event, not one per seat)."""
+    found = _counted(event)
+    if found is not None:
+        tally = tallies[found[0]]
+        setattr(tally, found[1], getattr(tally, found[1]) + 1)
+
+
+def _counted(event: Event) -> tuple[int, str] | None:
+    """The seat that did ``event`` and the tally it counts in, or None."""
+    if isinstance(event, PileCompleted):
+        return event.seat, "completed"
+    if isinstance(event, PileBlocked):
+        return event.blocker, "blocks"
+    if isinstance(event, CardStolen):
+        return event.seat, "cards_stolen"
+    if isinstance(event, ChipStolen):
+        return event.seat, "chips_stolen"
+    return None
 
 
 @dataclasses.dataclass(slots=True)

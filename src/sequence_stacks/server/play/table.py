@@ -50,7 +50,7 @@ from .entries import (
 from .options import TableOptions
 from .refusals import Refusal, RefusalCode
 from .seating import Seating
-from .seats import GameArchive, Seat, Tally, bot_seat, standings
+from .seats import GameArchive, Seat, Tally, bot_seat, count_event, standings
 
 __all__ = [
     "ANSWERS",
@@ -305,8 +305,7 @@ class Table(Seating):
             self.window_version = version
         self.games[-1].actions.append((payload.seat, action))
         for event in events:
-            for seat, tally in enumerate(self.tallies):
-                tally.count(event, seat)
+            count_event(self.tallies, event)
         auto = payload.client is None
         effects = _WINDOW_OPENED if opened else _NOTHING
         return Entry(
