@@ -9,6 +9,8 @@ just get slower) and that a client reads the same frames either way.
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import json
 import socket
 import threading
@@ -23,7 +25,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.frames import Frame, Opcode
 from websockets.sync.client import connect
 
-from sequence_stacks.server import MemoryStorage, create_app
+from sequence_stacks.server import MemoryStorage, ServerSettings, create_app
 from sequence_stacks.server.web.transport import DirectWriter, FastReader, _framed
 
 from .harness import FAST, SHORT_GAME
@@ -40,9 +42,15 @@ def _free_port() -> int:
 
 @pytest.fixture
 def base_url() -> Iterator[str]:
+    with _serving(FAST) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def _serving(settings: ServerSettings) -> Iterator[str]:
     port = _free_port()
     config = uvicorn.Config(
-        create_app(FAST, storage=MemoryStorage()),
+        create_app(settings, storage=MemoryStorage()),
         host="127.0.0.1",
         port=port,
         ws="websockets-sansio",  # as serve.py runs it
@@ -216,3 +224,31 @@ def test_compressed_frames_take_the_asgi_path(base_url: str, taken: list[str]) -
             socket_.send(json.dumps({"type": "ping", "t": t}))
         assert _pongs(socket_, 3) == [0, 1, 2]
     assert taken == []
+
+
+def test_the_limits_hold_for_messages_read_straight_off_the_transport(taken: list[str]) -> None:
+    """Through the direct reader as through ASGI: a silent socket is closed after three
+    heartbeats while a pinging one is not, and a message past max_message_bytes (here
+    in the two-byte length form the reader takes) is refused and its socket closed."""
+    settings = dataclasses.replace(FAST, heartbeat_interval=0.1, max_message_bytes=300)
+    with (
+        _serving(settings) as url,
+        connect(f"ws://{url}/ws/none", compression=None) as pinging,
+        connect(f"ws://{url}/ws/none", compression=None) as silent,
+    ):
+        for t in range(8):  # 0.8 s: well past three intervals of silence
+            pinging.send(json.dumps({"type": "ping", "t": t}))
+            assert _pongs(pinging, 1) == [t]
+            time.sleep(0.1)
+        with pytest.raises(ConnectionClosed) as closed:
+            silent.recv(timeout=5)
+        assert closed.value.rcvd is not None
+        assert closed.value.rcvd.code == 1001
+        pinging.send(json.dumps({"type": "ping", "t": "x" * 400}))
+        refused = json.loads(pinging.recv(timeout=10))
+        assert refused["code"] == "too_large"
+        with pytest.raises(ConnectionClosed) as too_large:
+            pinging.recv(timeout=10)
+        assert too_large.value.rcvd is not None
+        assert too_large.value.rcvd.code == 1009
+    assert len(taken) == 9  # the eight pings and the large one, all read directly
