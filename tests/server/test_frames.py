@@ -17,6 +17,7 @@ from sequence_stacks.engine import (
     Settings,
     action_space,
     apply_in_place,
+    event_for,
     kind_colour,
     legal_action_ids,
     observe,
@@ -258,6 +259,11 @@ def test_an_entry_made_once_for_everyone_is_what_each_viewer_hears(player_count:
         entries.append(_step(table, rng))
     wholes = 0
     for entry in entries:
+        for event in entry.events:  # what EntryViews relies on: one copy for the others
+            spectators = event_for(event, None)
+            for seat in range(player_count):
+                seen = event_for(event, seat)
+                assert seen is event or seen == spectators
         views = EntryViews(table, entry)
         own = {seat: _table_entry(table, entry, seat) for seat in (None, *range(player_count))}
         assert {seat: views.of(seat) for seat in own} == own

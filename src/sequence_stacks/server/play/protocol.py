@@ -328,7 +328,12 @@ class EntryViews:
     """One entry as each viewer of a broadcast hears of it, made once: what is the same
     for every viewer (the entry's fields, each event with nothing to hide) is made
     once and shared; a draw's cards and a Block answer are rendered per viewer (R35,
-    R29). ``whole`` is the entry itself when nothing in it differs between viewers."""
+    R29). ``whole`` is the entry itself when nothing in it differs between viewers.
+
+    An event with something to hide is rendered twice at most: whole, for the viewers
+    it hides nothing from, and as every other viewer sees it (the engine's
+    ``event_for`` gives them all the same copy; a test holds it to that).
+    """
 
     def __init__(self, table: Table, entry: Entry) -> None:
         self.entry = entry
@@ -336,12 +341,21 @@ class EntryViews:
         self.timed_out = timed_out = _timed_out(table, entry)
         action = entry.action
         self.hidden = action is not None and action.type in ANSWERS
-        self.events: list[dict[str, Any] | None] = [
-            event_dict(event, per_colour) if event_for(event, None) is event else None
-            for event in entry.events
-        ]
+        # Per event: its whole rendering, and None or what the others see of it.
+        self.events: list[tuple[dict[str, Any], dict[str, Any] | None]] = []
+        private = False
+        for event in entry.events:
+            redacted = event_for(event, None)
+            if redacted is event:
+                self.events.append((event_dict(event, per_colour), None))
+            else:
+                private = True
+                self.events.append(
+                    (event_dict(event, per_colour), event_dict(redacted, per_colour))
+                )
         self.whole: dict[str, Any] | None = None
-        if not self.hidden and None not in self.events:
+        self._fields: dict[int | None, dict[str, Any]] = {}
+        if not self.hidden and not private:
             self.whole = entry_dict(entry, None, piles_per_colour=per_colour, timed_out=timed_out)
 
     def of(self, viewer: int | None) -> dict[str, Any]:
@@ -349,12 +363,19 @@ class EntryViews:
         if self.whole is not None:
             return self.whole
         entry = self.entry
-        found = entry_dict(
-            entry, viewer, piles_per_colour=self.per_colour, timed_out=self.timed_out, events=()
-        )
+        # The entry's own fields: one rendering, or two when the action is a Block
+        # answer (shown to whoever gave it, "answer" to everyone else).
+        own = self.hidden and viewer == entry.seat
+        key = entry.seat if own else None
+        fields = self._fields.get(key)
+        if fields is None:
+            fields = self._fields[key] = entry_dict(
+                entry, key, piles_per_colour=self.per_colour, timed_out=self.timed_out, events=()
+            )
+        found = dict(fields)
         found["events"] = [
-            shared if shared is not None else event_dict(event_for(event, viewer), self.per_colour)
-            for shared, event in zip(self.events, entry.events, strict=True)
+            whole if others is None or event_for(event, viewer) is event else others
+            for (whole, others), event in zip(self.events, entry.events, strict=True)
         ]
         return found
 
