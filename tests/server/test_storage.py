@@ -274,3 +274,34 @@ def test_moves_in_quick_succession_leave_the_rows_listing_time_alone(
         assert listed() == ("over", 1008.0, 5)  # after a rollback, written in full
     finally:
         store.close()
+
+
+def test_the_write_ahead_log_is_started_over_under_writes_that_never_pause(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Passive checkpoints alone never restart a log that is written without a pause
+    (checkpoint starvation: it grew to 1.1 GB in 25 s of saturated play); past
+    WAL_RESTART_PAGES the checkpointer takes the writer's turn and truncates it."""
+    monkeypatch.setattr("sequence_stacks.server.store.sqlite.CHECKPOINT_INTERVAL", 0.02)
+    monkeypatch.setattr("sequence_stacks.server.store.sqlite.WAL_RESTART_PAGES", 64)
+    path = tmp_path / "t.sqlite3"
+    store = SqliteStorage(str(path))
+    wal = Path(f"{path}-wal")
+    largest = 0
+    try:
+        for table in range(20):
+            store.create_table(_row(f"t{table}"))
+        versions = [0] * 20
+        payload = {"op": "act", "seat": 0, "action": "x" * 3000}  # about a page an entry
+        for step in range(4000):  # writes without a pause, one table after another
+            table = step % 20
+            versions[table] += 1
+            entry = LogEntry(versions[table], payload)
+            store.append(f"t{table}", entry, status="playing", summary=None)
+            largest = max(largest, wal.stat().st_size)
+        assert [entry.version for entry in store.entries("t7")] == list(range(1, 201))
+    finally:
+        store.close()
+    # Some 100 MB of log were written (and it grew to 96 MB without the restarts); with
+    # them it holds a few checkpoint intervals' worth at most (4-5 MB measured).
+    assert largest < 24 * 1024 * 1024, largest

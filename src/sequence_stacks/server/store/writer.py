@@ -139,6 +139,12 @@ class GroupWriter(Generic[_Db]):
         with self._connection_lock:
             self._commit_group(batch, on_loop=asyncio.get_running_loop())
 
+    def between_transactions(self) -> threading.Lock:
+        """The lock held while a transaction of this writer runs: who holds it knows no
+        transaction of this writer is under way, and none begins (SQLite's checkpointer
+        restarting the log)."""
+        return self._connection_lock
+
     def close(self) -> bool:
         """Commit the jobs already queued, then stop the thread. False if it was
         closed already."""
