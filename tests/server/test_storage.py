@@ -281,9 +281,17 @@ def test_the_write_ahead_log_is_started_over_under_writes_that_never_pause(
 ) -> None:
     """Passive checkpoints alone never restart a log that is written without a pause
     (checkpoint starvation: it grew to 1.1 GB in 25 s of saturated play); past
-    WAL_RESTART_PAGES the checkpointer takes the writer's turn and truncates it."""
+    WAL_RESTART_PAGES the checkpointer takes the writer's turn and starts it over."""
     monkeypatch.setattr("sequence_stacks.server.store.sqlite.CHECKPOINT_INTERVAL", 0.02)
     monkeypatch.setattr("sequence_stacks.server.store.sqlite.WAL_RESTART_PAGES", 64)
+    restarts: list[float] = []
+    restart = SqliteStorage._restart
+
+    def counted(store: SqliteStorage, db: sqlite3.Connection) -> None:
+        restart(store, db)
+        restarts.append(1.0)
+
+    monkeypatch.setattr(SqliteStorage, "_restart", counted)
     path = tmp_path / "t.sqlite3"
     store = SqliteStorage(str(path))
     wal = Path(f"{path}-wal")
@@ -293,15 +301,17 @@ def test_the_write_ahead_log_is_started_over_under_writes_that_never_pause(
             store.create_table(_row(f"t{table}"))
         versions = [0] * 20
         payload = {"op": "act", "seat": 0, "action": "x" * 3000}  # about a page an entry
-        for step in range(4000):  # writes without a pause, one table after another
+        for step in range(8000):  # writes without a pause, one table after another
             table = step % 20
             versions[table] += 1
             entry = LogEntry(versions[table], payload)
             store.append(f"t{table}", entry, status="playing", summary=None)
             largest = max(largest, wal.stat().st_size)
-        assert [entry.version for entry in store.entries("t7")] == list(range(1, 201))
+        assert [entry.version for entry in store.entries("t7")] == list(range(1, 401))
     finally:
         store.close()
-    # Some 100 MB of log were written (and it grew to 96 MB without the restarts); with
-    # them it holds a few checkpoint intervals' worth at most (4-5 MB measured).
-    assert largest < 24 * 1024 * 1024, largest
+    assert restarts  # the log was started over while the writes went on
+    # Some 200 MB of log were written (it grows to all of it without the restarts); with
+    # them it holds what the writes add while the checkpointer waits for its turn: 4-5
+    # MB on a quiet machine, up to 34 MB seen beside the rest of the suite on 2 cores.
+    assert largest < 64 * 1024 * 1024, largest

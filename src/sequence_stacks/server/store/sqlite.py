@@ -264,12 +264,17 @@ class SqliteStorage(GroupCommitted):
                 try:
                     _, pages, _ = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
                     if pages > WAL_RESTART_PAGES:
-                        with self._writer.between_transactions(), self._lock:
-                            db.execute("PRAGMA wal_checkpoint(RESTART)").fetchall()
+                        self._restart(db)
                 except sqlite3.Error:
                     continue  # busy or locked: the next round will do it
         finally:
             db.close()
+
+    def _restart(self, db: sqlite3.Connection) -> None:
+        """Copy the rest of the log back with no transaction of ours under way, so the
+        next one writes the log from its start."""
+        with self._writer.between_transactions(), self._lock:
+            db.execute("PRAGMA wal_checkpoint(RESTART)").fetchall()
 
     # --- reading ------------------------------------------------------------------
 
