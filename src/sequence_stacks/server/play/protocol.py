@@ -154,12 +154,8 @@ def view_changes(
     two positions (the same for all): then only the viewer's own fields are compared.
     """
     if public is not None:
-        changes = dict(public)
-        for name in PRIVATE_VIEW_FIELDS:
-            value = getattr(after, name)
-            if value != getattr(before, name):
-                changes[name] = value
-        return changes
+        # The viewer's own fields need no rewriting (settings, phase, result are public).
+        return {**public, **_differing(before, after, PRIVATE_VIEW_FIELDS)}
     return public_view_changes(table, before, after, _VIEW_FIELDS)
 
 
@@ -168,11 +164,7 @@ def public_view_changes(
 ) -> dict[str, Any]:
     """The fields ``names`` (by default those every viewer shares) of ``after`` that
     differ from ``before``, as :func:`view_data` writes them."""
-    changes: dict[str, Any] = {}
-    for name in names:
-        value = getattr(after, name)
-        if value != getattr(before, name):
-            changes[name] = value
+    changes = _differing(before, after, names)
     if "settings" in changes:
         changes["settings"] = table.settings_dict
     if "phase" in changes:
@@ -180,6 +172,16 @@ def public_view_changes(
     if "result" in changes:
         result = after.result
         changes["result"] = None if result is None else result.to_dict()
+    return changes
+
+
+def _differing(before: View, after: View, names: tuple[str, ...]) -> dict[str, Any]:
+    """The fields ``names`` of ``after`` that differ from ``before``, as they are."""
+    changes: dict[str, Any] = {}
+    for name in names:
+        value = getattr(after, name)
+        if value != getattr(before, name):
+            changes[name] = value
     return changes
 
 
@@ -220,14 +222,14 @@ def entry_dict(
     piles_per_colour: int,
     timed_out: bool = False,
     full: bool = False,
-    events: tuple[()] | None = None,
+    with_events: bool = True,
 ) -> dict[str, Any]:
     """One entry as ``viewer`` may see it: events redacted, Block answers hidden (R29).
 
     ``message`` is the entry's own log line as data (a seat taken, a game begun, a move
     made for a player whose time ran out: ``timed_out``); each event carries its own.
-    ``full`` skips the redaction: only for replays of finished games. ``events=()``
-    leaves the events out (:class:`EntryViews` puts them in).
+    ``full`` skips the redaction: only for replays of finished games. ``with_events``
+    False leaves the events out (:class:`EntryViews` puts them in).
     """
     action = entry.action
     notation: str | None = None
@@ -237,13 +239,13 @@ def entry_dict(
             notation = "answer"
         else:
             notation, fields = _action_shown(action, piles_per_colour)
-    rendered = (
-        []
-        if events is not None
-        else [
+    events = (
+        [
             event_dict(event if full else event_for(event, viewer), piles_per_colour)
             for event in entry.events
         ]
+        if with_events
+        else []
     )
     return {
         "version": entry.version,
@@ -255,7 +257,7 @@ def entry_dict(
         "auto": entry.auto,
         "timed_out": timed_out,
         "message": _entry_message(entry, timed_out=timed_out),
-        "events": rendered,
+        "events": events,
     }
 
 
@@ -370,7 +372,11 @@ class EntryViews:
         fields = self._fields.get(key)
         if fields is None:
             fields = self._fields[key] = entry_dict(
-                entry, key, piles_per_colour=self.per_colour, timed_out=self.timed_out, events=()
+                entry,
+                key,
+                piles_per_colour=self.per_colour,
+                timed_out=self.timed_out,
+                with_events=False,
             )
         found = dict(fields)
         found["events"] = [
