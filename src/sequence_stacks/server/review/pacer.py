@@ -126,11 +126,8 @@ class Pacer:
     def forget(self) -> None:
         """The pool is gone: release its workers and close their pidfds."""
         self.release()
-        for pidfd in self._workers.values():
-            if pidfd is not None:
-                with contextlib.suppress(OSError):
-                    os.close(pidfd)
-        self._workers.clear()
+        for pid in list(self._workers):
+            self._drop(pid)
 
     def _check(self) -> None:
         self._timer = None
@@ -167,13 +164,14 @@ class Pacer:
                 else:
                     os.kill(pid, number)
             except ProcessLookupError:  # the worker is gone
-                if pidfd is not None:
-                    with contextlib.suppress(OSError):
-                        os.close(pidfd)
-                del self._workers[pid]
+                self._drop(pid)
             except OSError as error:  # not ours to signal: leave it unpaced
                 log.warning("review worker %d cannot be paced: %s", pid, error)
-                if pidfd is not None:
-                    with contextlib.suppress(OSError):
-                        os.close(pidfd)
-                del self._workers[pid]
+                self._drop(pid)
+
+    def _drop(self, pid: int) -> None:
+        """Stop pacing a worker (and close its pidfd)."""
+        pidfd = self._workers.pop(pid)
+        if pidfd is not None:
+            with contextlib.suppress(OSError):
+                os.close(pidfd)
