@@ -247,13 +247,13 @@ class DirectWriter:
 class FastReader:
     """Reads a table socket's plain messages straight off the transport: the one path
     every move takes, with no parser object, event, queue or task wake-up between the
-    bytes and the socket's :class:`Inbox`.
+    bytes and the socket's inbox (``deliver``).
 
     Put in front of uvicorn's ``websockets`` protocol once the handshake is done (the
     transport then calls this object, which hands it everything it does not take). It
-    takes only the common case, a chunk that is exactly one whole, final, unmasked-
-    by-the-server text frame of the client (RFC 6455 5.2: FIN, no reserved bits, the
-    text opcode, masked, a length under 64 KiB) arriving while that protocol holds
+    takes only the common case, a chunk that is exactly one whole, final text frame
+    of the client (RFC 6455 5.2: FIN, no reserved bits, the text opcode, masked as a
+    client's must be, a length under 64 KiB) arriving while that protocol holds
     nothing half-read and no message of its own waits for the application; its payload
     is unmasked and checked as UTF-8 here. Anything else (a frame split over reads or
     several in one, a ping, a pong, a close, a fragment, binary, compressed or invalid
