@@ -143,7 +143,7 @@ def check_use(
         site,
         answer,
         challenge,
-        credential_public_key=webauthn.base64url_to_bytes(public_key),
+        public_key=public_key,
         credential_current_sign_count=sign_count,
     )
     handle = answer["response"].get("userHandle") if isinstance(answer, dict) else None
@@ -152,12 +152,21 @@ def check_use(
 
 
 def _verified(
-    verify: Callable[..., _Verified], site: Site, answer: object, challenge: str, **more: Any
+    verify: Callable[..., _Verified],
+    site: Site,
+    answer: object,
+    challenge: str,
+    *,
+    public_key: str | None = None,
+    **more: Any,
 ) -> _Verified:
     """What ``verify`` (a check of ``webauthn``'s) makes of an answer to ``challenge``
-    for this site from one of its origins (``more``: what else it checks against), or a
-    refusal saying why the answer fails."""
+    for this site from one of its origins (``public_key``, the stored key in base64url,
+    and ``more``: what else it checks against), or a refusal saying why the answer
+    fails, a stored key that does not decode included."""
     try:
+        if public_key is not None:
+            more["credential_public_key"] = webauthn.base64url_to_bytes(public_key)
         return verify(
             credential=_as_json(answer),
             expected_challenge=webauthn.base64url_to_bytes(challenge),
