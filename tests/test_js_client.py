@@ -51,8 +51,8 @@ from sequence_stacks.i18n import (
 )
 from sequence_stacks.server.app import STATIC_DIR
 from sequence_stacks.server.play.entries import Op
-from sequence_stacks.server.play.protocol import entry_dict, event_dict
 from sequence_stacks.server.play.table import Entry
+from sequence_stacks.server.play.viewdata import entry_dict, event_dict
 from sequence_stacks.server.play.vocabulary import server_vocabulary
 from sequence_stacks.server.web.pages import document
 

@@ -26,18 +26,16 @@ from sequence_stacks.i18n import MESSAGES, render, set_language, words
 from sequence_stacks.server import MemoryStorage, create_app
 from sequence_stacks.server.play.codec import dumps
 from sequence_stacks.server.play.entries import Act, Op, SeatKind, TableStatus
-from sequence_stacks.server.play.protocol import (
-    PUBLIC_VIEW_FIELDS,
-    EntryViews,
-    _table_entry,
-    lobby_dict,
-    public_view_changes,
-    sync_frame,
-    update_frame,
-    view_changes,
-)
+from sequence_stacks.server.play.protocol import lobby_dict, sync_frame, update_frame
 from sequence_stacks.server.play.schedule import TimerKind
 from sequence_stacks.server.play.table import Entry, Table
+from sequence_stacks.server.play.viewdata import (
+    PUBLIC_VIEW_FIELDS,
+    EntryViews,
+    public_view_changes,
+    table_entry,
+    view_changes,
+)
 from sequence_stacks.server.store import TableRow
 
 from .harness import FAST
@@ -265,7 +263,7 @@ def test_an_entry_made_once_for_everyone_is_what_each_viewer_hears(player_count:
                 seen = event_for(event, seat)
                 assert seen is event or seen == spectators
         views = EntryViews(table, entry)
-        own = {seat: _table_entry(table, entry, seat) for seat in (None, *range(player_count))}
+        own = {seat: table_entry(table, entry, seat) for seat in (None, *range(player_count))}
         assert {seat: views.of(seat) for seat in own} == own
         if views.whole is not None:
             wholes += 1

@@ -21,8 +21,8 @@ from sequence_stacks.engine import Settings, State, apply, legal_actions, new_ga
 from sequence_stacks.server import MemoryStorage, SqliteStorage, TableService, open_storage
 from sequence_stacks.server.play import commands
 from sequence_stacks.server.play.codec import dumps
-from sequence_stacks.server.play.protocol import view_dict
 from sequence_stacks.server.play.table import Table
+from sequence_stacks.server.play.viewdata import view_dict
 from sequence_stacks.server.store import (
     ListingCursor,
     LogEntry,

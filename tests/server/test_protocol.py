@@ -15,8 +15,9 @@ from sequence_stacks.server import Storage, create_app
 from sequence_stacks.server.play import frames
 from sequence_stacks.server.play.audit import card_ids
 from sequence_stacks.server.play.codec import dumps
-from sequence_stacks.server.play.protocol import lobby_dict, view_dict
+from sequence_stacks.server.play.protocol import lobby_dict
 from sequence_stacks.server.play.table import Table
+from sequence_stacks.server.play.viewdata import view_dict
 
 from .harness import (
     FAST,

@@ -320,7 +320,7 @@ def _as_read_back(value: Any) -> Any:
 
 
 def _event_dict(event: Event, piles_per_colour: int) -> dict[str, Any]:
-    """An event as the server sends it (``protocol.event_dict``): its fields, its pile
+    """An event as the server sends it (``viewdata.event_dict``): its fields, its pile
     as a slot, and its log line as data."""
     data = event_fields(event, piles_per_colour)
     found = event_message(event)

@@ -14,22 +14,18 @@ from .codec import dumps
 from .commands import CHAT_PHRASES
 from .entries import Op, TableStatus
 from .protocol import (
-    EntryViews,
     ack_frame,
     chat_frame,
     lobby_dict,
-    observed,
     presence_frame,
-    public_view_changes,
     sync_frame,
     timer_dict,
     update_frame,
-    view_changes,
-    view_data,
 )
 from .runtime import Runtime, Subscriber
 from .schedule import Timer
 from .table import Entry
+from .viewdata import EntryViews, observed, public_view_changes, view_changes, view_data
 
 __all__ = ["Frames"]
 

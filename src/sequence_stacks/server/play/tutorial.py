@@ -41,7 +41,7 @@ from sequence_stacks.engine import card_text as engine_card_text
 from sequence_stacks.engine.catalog import pile_slots, seat_action_fields
 
 from .hints import reason
-from .protocol import event_dict
+from .viewdata import event_dict
 
 __all__ = [
     "LEARNER",
