@@ -18,6 +18,7 @@ from sequence_stacks.engine import Action, Kind, parse_action
 from sequence_stacks.engine.catalog import action_fields
 
 from .explain import Explanation
+from .fileformat import check_format
 
 __all__ = [
     "MISTAKE_THRESHOLD",
@@ -188,10 +189,7 @@ class Review:
     @classmethod
     def from_dict(cls, data: Any) -> Review:
         """Read :meth:`to_dict`'s data; raise ValueError saying what does not fit."""
-        if not isinstance(data, Mapping) or data.get("format") != REVIEW_FORMAT:
-            raise ValueError(f"not a review: 'format' must be {REVIEW_FORMAT!r}")
-        if data.get("version") != REVIEW_VERSION:
-            raise ValueError(f"unsupported review version {data.get('version')!r}")
+        check_format(data, noun="review", format_=REVIEW_FORMAT, version=REVIEW_VERSION)
         try:
             return cls(
                 seat=_optional_int(data["seat"]),

@@ -40,6 +40,8 @@ from sequence_stacks.engine import (
     kind_rank,
 )
 
+from .fileformat import check_format
+
 __all__ = [
     "FEATURE_VERSION",
     "MODEL_FORMAT",
@@ -461,10 +463,7 @@ class WinChanceModel:
     @classmethod
     def from_dict(cls, data: Any) -> WinChanceModel:
         """Read a model file's data; raise ValueError saying what does not fit."""
-        if not isinstance(data, Mapping) or data.get("format") != MODEL_FORMAT:
-            raise ValueError(f"not a win-chance model: 'format' must be {MODEL_FORMAT!r}")
-        if data.get("version") != MODEL_VERSION:
-            raise ValueError(f"unsupported win-chance model version {data.get('version')!r}")
+        check_format(data, noun="win-chance model", format_=MODEL_FORMAT, version=MODEL_VERSION)
         if data.get("feature_version") != FEATURE_VERSION:
             raise ValueError(
                 f"the model was trained for features version {data.get('feature_version')!r}; "
