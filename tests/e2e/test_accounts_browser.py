@@ -126,8 +126,8 @@ def test_passkey_sign_up_sign_in_second_device_and_revoke(
         # A second device: the code the first shows, typed on the second.
         phone_page.click("#add-device")
         phone_page.wait_for_selector("#device-code:not([hidden])")
-        code = phone_page.text_content("#device-code-text") or ""
-        qr = phone_page.get_attribute("#device-code-qr", "src") or ""
+        code = phone_page.text_content("#device-code .code") or ""
+        qr = phone_page.get_attribute("#device-code img", "src") or ""
         assert qr.startswith("data:image/svg+xml")
         _shot(phone_page, "account-device-code")
         laptop_page.goto(live.url + "/link")

@@ -67,7 +67,7 @@ WATCH = """
 # as svg, and only its one module script per page.
 INJECTED = """
 () => {
-  const QR_IDS = ["move-qr", "device-code-qr"];
+  const QR_BOXES = ["move-code", "device-code"];
   const found = [];
   for (const el of document.querySelectorAll("*")) {
     for (const attr of el.attributes) {
@@ -78,8 +78,10 @@ INJECTED = """
   for (const el of document.querySelectorAll("img, iframe, object, embed, frame, base")) {
     // The page's own QR code of a seat's move link (#26): written in its HTML, its
     // source only ever the server's SVG data URI.
-    const ownQr = el.tagName === "IMG" && QR_IDS.includes(el.id)
-      && document.querySelectorAll(`img#${el.id}`).length === 1
+    const box = el.parentElement;
+    const ownQr = el.tagName === "IMG" && QR_BOXES.includes(box.id)
+      && document.querySelectorAll(`#${box.id}`).length === 1
+      && box.querySelectorAll("img").length === 1
       && (!el.getAttribute("src") || el.getAttribute("src").startsWith("data:image/svg+xml"));
     if (!ownQr) found.push(`a ${el.tagName} element`);
   }

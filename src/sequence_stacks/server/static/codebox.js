@@ -1,7 +1,7 @@
 // A one-time code's box (#26), as the server made the code ({code, url, qr}): a device
 // added to an account (account.html) or a seat moved to another device (table.html).
-// Each page's `.code-box` holds a line saying where to type the code, the code, its
-// link and the link's QR code.
+// Each page's `.code-box` holds parts/codebox.html: a line saying where to type the
+// code, the code, its link and the link's QR code.
 
 import { t } from "./messages.js";
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Final, Protocol
 
 from sequence_stacks.sim.results import Row
-from sequence_stacks.sim.runner import PlayFn, RunStats, Task, tasks_of
+from sequence_stacks.sim.runner import PlayFn, RunStats, Task, run_tasks, tasks_of
 
 from .analysis import analyse_dossier
 from .chances import ModelWinChance, WinChance
@@ -162,25 +162,11 @@ class _Runner:
         if self.backend == "ray":
             from sequence_stacks.sim.ray_backend import run_ray  # noqa: PLC0415 (needs the ray extra)
 
-            return run_ray(
-                tasks,
-                self.writer,
-                address=self.address,
-                on_row=on_row,
-                play=self.play,
-                batch_size=2,
-                deadline=deadline,
-            )
-        from sequence_stacks.sim.runner import run_tasks  # noqa: PLC0415
-
-        return run_tasks(
-            tasks,
-            self.writer,
-            workers=self.workers,
-            on_row=on_row,
-            play=self.play,
-            batch_size=2,
-            deadline=deadline,
+            run = functools.partial(run_ray, address=self.address)
+        else:
+            run = functools.partial(run_tasks, workers=self.workers)
+        return run(
+            tasks, self.writer, on_row=on_row, play=self.play, batch_size=2, deadline=deadline
         )
 
 

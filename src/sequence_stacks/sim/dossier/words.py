@@ -249,36 +249,11 @@ def _first_player(e: Estimate, players: int) -> str:
     )
 
 
-def _spread(e: Estimate, players: int) -> str:
-    del players
-    return (
-        f"The best and the worst seat differ by {formatted(e, Unit.POINTS)} of win rate; "
-        "chance alone spreads seats apart too (see the test of equal seats)."
-    )
-
-
 def _turns(e: Estimate, players: int) -> str:
     return (
         f"A game lasts {formatted(e, Unit.NUMBER)} turns, about {e.value / players:.0f} "
         "turns for each player."
     )
-
-
-def _actions(e: Estimate, players: int) -> str:
-    del players
-    return (
-        f"A game takes {formatted(e, Unit.NUMBER)} actions: cards played, discards, Block answers."
-    )
-
-
-def _minutes(e: Estimate, players: int) -> str:
-    del players
-    return f"At the stated pace a game takes {formatted(e, Unit.NUMBER)} minutes."
-
-
-def _wait_turns(e: Estimate, players: int) -> str:
-    del players
-    return f"Between two of your turns, {formatted(e, Unit.NUMBER)} other turns are played."
 
 
 def _wait_minutes(e: Estimate, players: int) -> str:
@@ -330,11 +305,6 @@ def _comebacks(e: Estimate, players: int) -> str:
     )
 
 
-def _lead_changes(e: Estimate, players: int) -> str:
-    del players
-    return f"The lead changes hands {formatted(e, Unit.NUMBER)} times a game."
-
-
 def _decided(e: Estimate, players: int) -> str:
     del players
     late = "the end stays open until late" if e.value >= 0.6 else "the winner shows early"
@@ -366,45 +336,51 @@ def _kingmade(e: Estimate, players: int) -> str:
     )
 
 
-def _share(text: str) -> Callable[[Estimate, int], str]:
+def _filled(unit: Unit, text: str) -> Callable[[Estimate, int], str]:
+    """The sentence that only puts the figure, in ``unit``, in ``text``'s ``{}``."""
+
     def sentence(e: Estimate, players: int) -> str:
         del players
-        return text.format(formatted(e, Unit.RATE))
-
-    return sentence
-
-
-def _count(text: str) -> Callable[[Estimate, int], str]:
-    def sentence(e: Estimate, players: int) -> str:
-        del players
-        return text.format(formatted(e, Unit.NUMBER))
+        return text.format(formatted(e, unit))
 
     return sentence
 
 
 _SENTENCES: Final[dict[Metric, Callable[[Estimate, int], str]]] = {
     Metric.FIRST_PLAYER_EDGE: _first_player,
-    Metric.SEAT_SPREAD: _spread,
+    Metric.SEAT_SPREAD: _filled(
+        Unit.POINTS,
+        "The best and the worst seat differ by {} of win rate; "
+        "chance alone spreads seats apart too (see the test of equal seats).",
+    ),
     Metric.TURNS: _turns,
-    Metric.ACTIONS: _actions,
-    Metric.MINUTES: _minutes,
-    Metric.WAIT_TURNS: _wait_turns,
+    Metric.ACTIONS: _filled(
+        Unit.NUMBER, "A game takes {} actions: cards played, discards, Block answers."
+    ),
+    Metric.MINUTES: _filled(Unit.NUMBER, "At the stated pace a game takes {} minutes."),
+    Metric.WAIT_TURNS: _filled(
+        Unit.NUMBER, "Between two of your turns, {} other turns are played."
+    ),
     Metric.WAIT_MINUTES: _wait_minutes,
     Metric.SKILL_SHARE: _skill,
     Metric.HALFTIME_LEADER_LOSES: _halftime,
     Metric.COMEBACKS: _comebacks,
-    Metric.LEAD_CHANGES: _lead_changes,
+    Metric.LEAD_CHANGES: _filled(Unit.NUMBER, "The lead changes hands {} times a game."),
     Metric.DECIDED_AT: _decided,
     Metric.CERTAIN_AT: _certain,
     Metric.KINGMADE: _kingmade,
-    Metric.STALEMATES: _share("{} of games end in a stalemate, with no winner."),
-    Metric.MAX_TURNS: _share("{} of games are stopped by the turn limit, with no winner."),
-    Metric.SUPPLY_OUT: _share("A colour's chips run out in {} of games."),
-    Metric.CHIPLESS: _count("{} completions a game find no chip of their colour left."),
-    Metric.BLOCK_WINDOWS: _count(
-        "Everyone is asked whether to Block {} times a game (each completed sequence)."
+    Metric.STALEMATES: _filled(Unit.RATE, "{} of games end in a stalemate, with no winner."),
+    Metric.MAX_TURNS: _filled(
+        Unit.RATE, "{} of games are stopped by the turn limit, with no winner."
     ),
-    Metric.BLOCKS: _count("{} Blocks are played a game."),
+    Metric.SUPPLY_OUT: _filled(Unit.RATE, "A colour's chips run out in {} of games."),
+    Metric.CHIPLESS: _filled(
+        Unit.NUMBER, "{} completions a game find no chip of their colour left."
+    ),
+    Metric.BLOCK_WINDOWS: _filled(
+        Unit.NUMBER, "Everyone is asked whether to Block {} times a game (each completed sequence)."
+    ),
+    Metric.BLOCKS: _filled(Unit.NUMBER, "{} Blocks are played a game."),
 }
 
 
