@@ -7,7 +7,7 @@ page shares (``static/parts/page.html``: doctype, charset, viewport, the stylesh
 an empty icon unless the page names its own) and fills each ``<!-- part: NAME -->``
 with ``static/parts/NAME.html`` (the lobby link, the language menu, the rules dialog,
 the pace menu, the plain header of a page with no link home, the board's hand and its
-Block answers, the field a one-time code is typed in).
+Block answers, the field a one-time code is typed in and the box that shows one).
 """
 
 from __future__ import annotations
