@@ -17,21 +17,17 @@ import asyncio
 import dataclasses
 import functools
 import logging
-from collections.abc import Callable
 from typing import Final, assert_never
 
 from sequence_stacks.engine import Action, ActionType, Phase
-from sequence_stacks.server.config import ServerSettings
 from sequence_stacks.server.store import (
     LogEntry,
-    Storage,
     StorageConflictError,
     StorageUnavailableError,
 )
 
 from .entries import Act, LogPayload, Op, encode
 from .frames import Frames
-from .gate import Gate
 from .hooks import TableWatcher, news_of, watched
 from .protocol import refused_frame
 from .refusals import Refusal, RefusalCode
@@ -56,24 +52,11 @@ UNAVAILABLE_RETRY: Final = 1.0  # seconds between a cut-off table's attempts to 
 class Pipeline:
     """Commits prepared entries to loaded tables (see the module's docstring)."""
 
-    def __init__(
-        self,
-        storage: Storage,
-        settings: ServerSettings,
-        gate: Gate,
-        tables: Tables,
-        frames: Frames,
-        *,
-        clock: Callable[[], float],
-        watcher: TableWatcher,
-    ) -> None:
+    def __init__(self, tables: Tables, frames: Frames, *, watcher: TableWatcher) -> None:
+        self.context = tables.context
         self.watcher = watcher
-        self.storage = storage
-        self.settings = settings
-        self.gate = gate
         self.tables = tables
         self.frames = frames
-        self.clock = clock
         tables.set_firer(self.fire)
 
     async def commit(
@@ -92,13 +75,13 @@ class Pipeline:
         table = runtime.table
         if runtime.broken:
             raise unavailable()
-        if runtime.retired or not self.gate.owns(table.table_id):
-            raise self.gate.conflict(table.table_id) or unavailable()
+        if runtime.retired or not self.context.gate.owns(table.table_id):
+            raise self.context.gate.conflict(table.table_id) or unavailable()
         version = table.version + 1
         entry = table.apply_payload(version, payload)
         # The lobby's summary (seats, game number) never changes with a game action.
         summary = None if entry.op is Op.ACT else table.summary()
-        stored = self.storage.commit_async(
+        stored = self.context.storage.commit_async(
             table.table_id, LogEntry(version, encode(payload)), status=table.status, summary=summary
         )
         interrupted = await self._stored(runtime, stored, version)
@@ -129,7 +112,7 @@ class Pipeline:
             self._reload(runtime)
             raise unavailable() from None
         except StorageConflictError:
-            moved = self.gate.conflict(table_id)
+            moved = self.context.gate.conflict(table_id)
             if moved is None:
                 log.exception("table %s: storing version %d failed", table_id, version)
                 self._reload(runtime)
@@ -147,9 +130,9 @@ class Pipeline:
         the storage cannot be read either, mark the table broken and refuse."""
         table_id = runtime.table.table_id
         try:
-            row = self.storage.table(table_id)
+            row = self.context.storage.table(table_id)
             assert row is not None
-            runtime.table = Table.rebuild(row, self.storage.entries(table_id))
+            runtime.table = Table.rebuild(row, self.context.storage.entries(table_id))
         except StorageUnavailableError as error:
             runtime.broken = True
             log.error("table %s: cut off from its database: %s", table_id, error)
@@ -185,7 +168,7 @@ class Pipeline:
         state = table.state
         if state is None or state.is_over:
             return
-        bot = self.settings.default_bot
+        bot = self.context.settings.default_bot
         match plan:
             case GraceOver(seat=seat):
                 schedule.grace_over(seat)

@@ -39,7 +39,7 @@ from .runtime import Runtime, Subscriber, hash_token
 from .schedule import Thinker
 from .seats import clean_name
 from .table import Table
-from .tables import Tables
+from .tables import PlayContext, Tables
 
 __all__ = ["LISTING_PAGE", "VISIBILITIES", "TableService"]
 
@@ -66,26 +66,20 @@ class TableService:
         self.gate = gate or OpenGate()
         self._thinker = Thinker()
         self.tables = Tables(
-            storage,
-            settings,
-            self.gate,
-            clock=clock,
-            rng=rng or random.Random(),
-            thinker=self._thinker,
+            PlayContext(
+                storage,
+                settings,
+                self.gate,
+                clock=clock,
+                rng=rng or random.Random(),
+                thinker=self._thinker,
+            )
         )
         self.frames = Frames()
         self.listing = Listing(storage, settings)
         self.archive = Archive(self.tables)
         self.watcher = watcher or NoWatcher()
-        self.pipeline = Pipeline(
-            storage,
-            settings,
-            self.gate,
-            self.tables,
-            self.frames,
-            clock=clock,
-            watcher=self.watcher,
-        )
+        self.pipeline = Pipeline(self.tables, self.frames, watcher=self.watcher)
 
     # --- life cycle -----------------------------------------------------------------
 

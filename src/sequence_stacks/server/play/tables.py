@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -20,7 +21,7 @@ from .runtime import Runtime
 from .schedule import Plan, Schedule, Thinker
 from .table import Table
 
-__all__ = ["UNAVAILABLE", "Tables", "unavailable"]
+__all__ = ["UNAVAILABLE", "PlayContext", "Tables", "unavailable"]
 
 log = logging.getLogger("sequence_stacks.server")
 
@@ -35,6 +36,27 @@ def unavailable() -> Refusal:
     return Refusal(RefusalCode.UNAVAILABLE, UNAVAILABLE)
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class PlayContext:
+    """What the loaded tables and the pipeline that changes them share.
+
+    Attributes:
+        storage: where every table's row and log are kept.
+        settings: the server's settings.
+        gate: which tables this process may act on.
+        clock: the time in seconds (``time.monotonic``; a fake one in tests).
+        rng: the source of the bots' seeds.
+        thinker: the thread the bots think on.
+    """
+
+    storage: Storage
+    settings: ServerSettings
+    gate: Gate
+    clock: Callable[[], float]
+    rng: random.Random
+    thinker: Thinker
+
+
 class Tables:
     """The loaded tables of one process, by id (see the module's docstring).
 
@@ -42,28 +64,14 @@ class Tables:
     given once the pipeline exists (:meth:`set_firer`).
     """
 
-    def __init__(
-        self,
-        storage: Storage,
-        settings: ServerSettings,
-        gate: Gate,
-        *,
-        clock: Callable[[], float],
-        rng: random.Random,
-        thinker: Thinker,
-    ) -> None:
-        self.storage = storage
-        self.settings = settings
-        self.gate = gate
-        self.clock = clock
-        self.rng = rng
-        self.thinker = thinker
+    def __init__(self, context: PlayContext) -> None:
+        self.context = context
         self.closed = False
         self._runtimes: dict[str, Runtime] = {}
         self._loading = asyncio.Lock()
         self._fire: Callable[[Runtime, Plan], Any] | None = None
         self._drops: set[asyncio.Task[None]] = set()
-        gate.bind(self)
+        context.gate.bind(self)
 
     def set_firer(self, fire: Callable[[Runtime, Plan], Any]) -> None:
         """What runs a plan that fell due (the pipeline's ``fire``)."""
@@ -78,20 +86,20 @@ class Tables:
     def current(self, table_id: str) -> Runtime | None:
         """The table's runtime if it is loaded here and this process may act on it."""
         runtime = self._runtimes.get(table_id)
-        return runtime if runtime is not None and self.gate.owns(table_id) else None
+        return runtime if runtime is not None and self.context.gate.owns(table_id) else None
 
     async def get(self, table_id: str) -> Runtime:
         """The table's runtime, loaded through the gate if it is not yet."""
         runtime = self._runtimes.get(table_id)
-        if runtime is not None and self.gate.owns(table_id):
+        if runtime is not None and self.context.gate.owns(table_id):
             return runtime
         if runtime is not None:  # lost meanwhile: never act on it again
             await self.drop(table_id, release=False)
-        await self.gate.acquire(table_id)
+        await self.context.gate.acquire(table_id)
         try:
             return await self.load(table_id)
         except BaseException:
-            await self.gate.release(table_id)
+            await self.context.gate.release(table_id)
             raise
 
     async def load(self, table_id: str) -> Runtime:
@@ -102,7 +110,7 @@ class Tables:
             if runtime is not None:
                 return runtime
             try:
-                row = self.storage.table(table_id)
+                row = self.context.storage.table(table_id)
             except StorageUnavailableError:
                 raise unavailable() from None
             if row is None:
@@ -116,8 +124,11 @@ class Tables:
             return runtime
 
     def _runtime(self, row: TableRow) -> Runtime:
-        schedule = Schedule(self.settings, clock=self.clock, rng=self.rng, thinker=self.thinker)
-        table = Table.rebuild(row, self.storage.entries(row.table_id))
+        context = self.context
+        schedule = Schedule(
+            context.settings, clock=context.clock, rng=context.rng, thinker=context.thinker
+        )
+        table = Table.rebuild(row, self.context.storage.entries(row.table_id))
         humans = [i for i, seat in enumerate(table.seats) if seat.kind == SeatKind.HUMAN]
         schedule.restarted(humans)
         schedule.replan(table)
@@ -134,7 +145,7 @@ class Tables:
         """Load every table with a game under way for which ``take(table_id)`` says
         this process may (given up again if it cannot be loaded); return the ids."""
         try:
-            rows = await asyncio.to_thread(self.storage.tables, status=TableStatus.PLAYING)
+            rows = await asyncio.to_thread(self.context.storage.tables, status=TableStatus.PLAYING)
         except StorageUnavailableError:
             return []
         taken: list[str] = []
@@ -148,7 +159,7 @@ class Tables:
                 try:
                     await self.load(table_id)
                 except BaseException:
-                    await self.gate.release(table_id)
+                    await self.context.gate.release(table_id)
                     raise
             except (StorageUnavailableError, Refusal):
                 continue
@@ -158,9 +169,11 @@ class Tables:
     async def read(self, table_id: str) -> Table:
         """The table as its log has it, without loading it here (no runner)."""
 
+        storage = self.context.storage
+
         def rebuild() -> Table | None:
-            row = self.storage.table(table_id)
-            return None if row is None else Table.rebuild(row, self.storage.entries(table_id))
+            row = storage.table(table_id)
+            return None if row is None else Table.rebuild(row, storage.entries(table_id))
 
         try:
             table = await asyncio.to_thread(rebuild)
@@ -177,7 +190,7 @@ class Tables:
         clients reconnect and find it where it went); with ``release`` give its gate up."""
         await self._unload(table_id)
         if release:
-            await self.gate.release(table_id)
+            await self.context.gate.release(table_id)
         log.warning("table %s: dropped", table_id)
 
     def spawn_drop(self, table_id: str, *, release: bool) -> None:

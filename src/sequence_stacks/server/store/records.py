@@ -12,8 +12,11 @@ import concurrent.futures
 import dataclasses
 import json
 import math
-from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 __all__ = [
     "ListingCursor",
@@ -23,9 +26,14 @@ __all__ = [
     "StorageUnavailableError",
     "StorageVersionError",
     "TableRow",
+    "json_text",
+    "record_of",
+    "record_values",
     "row_of",
     "row_values",
 ]
+
+_Record = TypeVar("_Record", bound="DataclassInstance")
 
 
 class StorageConflictError(Exception):
@@ -159,38 +167,39 @@ class Storage(Protocol):
         ...
 
 
+def _same(value: Any) -> Any:
+    return value
+
+
+def record_values(record: DataclassInstance, **write: Callable[[Any], Any]) -> tuple[Any, ...]:
+    """A record's fields as a row's columns, in the fields' order; ``write`` turns the
+    named fields into what the database keeps (a flag into 0/1, a mapping into JSON)."""
+    fields = dataclasses.fields(record)
+    return tuple(write.get(field.name, _same)(getattr(record, field.name)) for field in fields)
+
+
+def record_of(cls: type[_Record], row: Sequence[Any], **read: Callable[[Any], Any]) -> _Record:
+    """A record from a row's columns in its fields' order (ValueError for another count);
+    ``read`` turns the named columns back into their fields' values."""
+    fields = zip(dataclasses.fields(cls), row, strict=True)
+    return cls(**{field.name: read.get(field.name, _same)(value) for field, value in fields})
+
+
+def json_text(data: Mapping[str, Any]) -> str:
+    """A mapping as the JSON text a database column keeps."""
+    return json.dumps(dict(data))
+
+
 def row_values(row: TableRow) -> tuple[Any, ...]:
     """A new table's row as the values of an ``INSERT`` in the column order both databases use
     (table_id, created_at, visibility, settings, status, summary, version, updated_at,
     options)
     (settings and summary as JSON text; ``updated_at`` starts at ``created_at``)."""
-    return (
-        row.table_id,
-        row.created_at,
-        row.visibility,
-        json.dumps(dict(row.settings)),
-        row.status,
-        json.dumps(dict(row.summary)),
-        row.version,
-        row.created_at,
-        json.dumps(dict(row.options)),
-    )
+    new = dataclasses.replace(row, updated_at=row.created_at)
+    return record_values(new, settings=json_text, summary=json_text, options=json_text)
 
 
 def row_of(found: tuple[Any, ...], load: Callable[[Any], Any]) -> TableRow:
     """A table's row from a database's columns in :func:`row_values`' order, ``load``
     turning a JSON column (text in SQLite, parsed in PostgreSQL) into data."""
-    table_id, created_at, visibility, settings, status, summary, version, updated_at, options = (
-        found
-    )
-    return TableRow(
-        table_id=table_id,
-        created_at=created_at,
-        visibility=visibility,
-        settings=load(settings),
-        status=status,
-        summary=load(summary),
-        version=version,
-        updated_at=updated_at,
-        options=load(options),
-    )
+    return record_of(TableRow, found, settings=load, summary=load, options=load)

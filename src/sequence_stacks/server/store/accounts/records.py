@@ -8,6 +8,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from sequence_stacks.server.store.records import json_text, record_of, record_values
+
 __all__ = [
     "ACCOUNT_COLUMNS",
     "CREDENTIAL_COLUMNS",
@@ -143,69 +145,16 @@ class Rating:
 
 
 def account_values(account: Account) -> tuple[Any, ...]:
-    return (
-        account.account_id,
-        account.name,
-        account.name_key,
-        account.avatar,
-        account.language,
-        account.unsubscribe,
-        account.created_at,
-        int(account.never_block),
-        account.email,
-        int(account.email_verified),
-        json.dumps(dict(account.prefs)),
-    )
+    return record_values(account, never_block=int, email_verified=int, prefs=json_text)
 
 
 def account_of(row: Sequence[Any]) -> Account:
-    (
-        account_id,
-        name,
-        name_key,
-        avatar,
-        language,
-        unsubscribe,
-        created_at,
-        never_block,
-        email,
-        verified,
-        prefs,
-    ) = row
-    return Account(
-        account_id=account_id,
-        name=name,
-        name_key=name_key,
-        avatar=avatar,
-        language=language,
-        unsubscribe=unsubscribe,
-        created_at=created_at,
-        never_block=bool(never_block),
-        email=email,
-        email_verified=bool(verified),
-        prefs=json.loads(prefs),
-    )
+    return record_of(Account, row, never_block=bool, email_verified=bool, prefs=json.loads)
 
 
 def seat_of(row: Sequence[Any]) -> SeatLink:
-    table_id, token_hash, account_id, sealed, joined_at, my_turn, deadline = row
-    return SeatLink(table_id, token_hash, account_id, sealed, joined_at, bool(my_turn), deadline)
+    return record_of(SeatLink, row, my_turn=bool)
 
 
 def result_of(row: Sequence[Any]) -> GameResult:
-    (table_id, game, account_id, seat, place, won, players, group, bots, rated, mu, sigma, at) = row
-    return GameResult(
-        table_id,
-        game,
-        account_id,
-        seat,
-        place,
-        bool(won),
-        players,
-        group,
-        bool(bots),
-        bool(rated),
-        mu,
-        sigma,
-        at,
-    )
+    return record_of(GameResult, row, won=bool, with_bots=bool, rated=bool)
