@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocket
 
 from sequence_stacks.server import MemoryStorage, create_app
-from sequence_stacks.server.heap import HeapKeeper
+from sequence_stacks.server.heap import YOUNG_THRESHOLD, HeapKeeper
 from sequence_stacks.server.web.transport import Connection, DirectWriter
 
 from .harness import FAST, ClosedError, connect, create_table
@@ -138,10 +138,11 @@ def test_the_heap_keeper_freezes_what_survives_each_collection() -> None:
         keeper.start()
         try:
             frozen = gc.get_freeze_count()
-            kept: list[Any] = [[index] for index in range(10_000)]  # past the threshold
+            made = 3 * YOUNG_THRESHOLD  # past the threshold
+            kept: list[Any] = [[index] for index in range(made)]
             await asyncio.sleep(0)
             survivors = gc.get_freeze_count() - frozen
-            assert len(kept) == 10_000  # alive until counted
+            assert len(kept) == made  # alive until counted
             keeper.full_collection()
             return keeper.collections, survivors, keeper.full_collections
         finally:
@@ -151,7 +152,7 @@ def test_the_heap_keeper_freezes_what_survives_each_collection() -> None:
     thresholds = gc.get_threshold()
     collections, survivors, full = asyncio.run(run())
     assert collections >= 1
-    assert survivors >= 2_000  # the young lists lived through a collection: frozen
+    assert survivors >= YOUNG_THRESHOLD  # the young lists lived through a collection: frozen
     assert full == 1
     assert gc.get_threshold() == thresholds
 
