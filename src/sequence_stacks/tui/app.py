@@ -9,7 +9,6 @@ thread, so the screen never freezes while they think.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import ClassVar
 
@@ -19,11 +18,12 @@ from textual.app import App, ComposeResult
 from textual.binding import BindingType
 from textual.containers import Container, Vertical
 from textual.widgets import Footer, OptionList, Static
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker
 
 from sequence_stacks.engine import END_ID, Action, ActionType, IllegalActionError, Phase, View
 from sequence_stacks.i18n import render
 
+from .botturns import BotTurns, stepped_speed
 from .cells import use_terminal_widths
 from .choices import Source, Target, highlighted_slots, playable_sources, sources, targets
 from .layout import BOT_SPEEDS, CONTEXT_ACTIONS, PLAY_BINDINGS, PLAY_CSS, WIDE_SIZE, is_compact_size
@@ -54,8 +54,6 @@ from .widgets import (
 
 __all__ = ["BOT_SPEEDS", "WIDE_SIZE", "PlayApp"]
 
-_BOT_WORKER = "bot"
-
 
 class PlayApp(App[int]):
     """Play one game of Sequence Stacks in the terminal."""
@@ -82,8 +80,7 @@ class PlayApp(App[int]):
         self._refused = False
         self._targets: list[Target] = []
         self._pending: str | None = None
-        self._bot_step = -1
-        self._bot_due = 0.0
+        self._bots = BotTurns(self, session, on_played=self._bot_played)
         self._logged = 0
         self.farewell = ""
         """What to print once the terminal is back (where a quit saved the game)."""
@@ -370,54 +367,22 @@ class PlayApp(App[int]):
 
     def _schedule_bot(self, seat: int) -> None:
         self._pending = "bot"
-        self._bot_step = self.session.step_count
         self._draw_message()
-        # The bot thinks at once and its move shows ``bot_delay`` after it was asked,
-        # however long the thinking took: a longer think (ismcts searches a Block
-        # answer only when it holds a Block) must not show in the timing (R36).
-        self._bot_due = time.monotonic() + self.bot_delay
-        self.call_later(self._start_bot, seat)
-
-    def _start_bot(self, seat: int) -> None:
-        view = self.session.view(seat)
-        bot = self.session.bot_for(seat)
-        self.run_worker(
-            lambda: bot.choose(view), name=_BOT_WORKER, thread=True, exit_on_error=False
-        )
+        self._bots.ask(seat, delay=self.bot_delay)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A bot finished thinking: apply its choice when its time is due."""
-        worker = event.worker
-        if worker.name != _BOT_WORKER or event.state not in (
-            WorkerState.SUCCESS,
-            WorkerState.ERROR,
-        ):
-            return
-        chosen = worker.result if event.state == WorkerState.SUCCESS else None
-        wait = self._bot_due - time.monotonic()
-        if wait > 0:
-            step = self._bot_step
-            self.set_timer(wait, lambda: self._apply_bot(step, chosen))
-        else:
-            self._apply_bot(self._bot_step, chosen)
+        self._bots.worker_changed(event)
 
-    def _apply_bot(self, step: int, chosen: object) -> None:
-        """Play the bot's choice (or a fallback if it failed) unless the game moved on."""
-        seat = self.session.to_act()
-        if self.session.step_count != step or self._pending != "bot" or seat is None:
-            return
-        if not isinstance(chosen, Action) or self._submit(seat, chosen) is not None:
-            fallback = self.session.view(seat).legal_action_ids[0]
-            self.session.submit(seat, self.session.action_of(fallback, seat))
+    def _bot_played(self, seat: int, *, failed: bool) -> None:
+        if failed:
             self.say(render("term.bot_failed", player=self.names[seat]))
         self._pending = None
         self.advance()
 
     def action_speed(self, delta: int) -> None:
         """Step the bots' waiting time along :data:`BOT_SPEEDS`."""
-        nearest = min(range(len(BOT_SPEEDS)), key=lambda i: abs(BOT_SPEEDS[i] - self.bot_delay))
-        index = max(0, min(len(BOT_SPEEDS) - 1, nearest + delta))
-        self.bot_delay = BOT_SPEEDS[index]
+        self.bot_delay = stepped_speed(self.bot_delay, delta)
         self.say(render("term.bots_wait", seconds=self.bot_delay))
         self.redraw()
 
