@@ -29,6 +29,7 @@ from .choices import Source, Target, highlighted_slots, playable_sources, source
 from .layout import BOT_SPEEDS, CONTEXT_ACTIONS, PLAY_BINDINGS, PLAY_CSS, WIDE_SIZE, is_compact_size
 from .plain import summary_lines
 from .present import action_words, kind_label
+from .saving import SaveFile
 from .screens import (
     BlockScreen,
     HandoffScreen,
@@ -69,7 +70,7 @@ class PlayApp(App[int]):
         speak_bindings(self)
         self.title = render("page.brand")
         self.session = session
-        self.save_path = save_path
+        self._save_file = SaveFile(session, save_path)
         self.bot_delay = bot_delay
         humans = session.human_seats
         self.viewer: int | None = humans[0] if humans else None
@@ -390,23 +391,7 @@ class PlayApp(App[int]):
 
     def action_save(self) -> None:
         """Save the game to the save file (the engine's record format)."""
-        self.say(self._save())
-
-    def _save(self) -> str:
-        """Save the game; return what happened, in words."""
-        failure = self._write()
-        command = self._resume_command()
-        return failure or render("term.saved", path=str(self.save_path), command=command)
-
-    def _write(self) -> str | None:
-        try:
-            self.session.save(self.save_path)
-        except OSError as error:
-            return render("term.save_failed", path=str(self.save_path), error=str(error))
-        return None
-
-    def _resume_command(self) -> str:
-        return f"sequence-stacks play --load {self.save_path}"
+        self.say(self._save_file.save())
 
     def action_help(self) -> None:
         """Show the keys and the rules in brief."""
@@ -417,17 +402,16 @@ class PlayApp(App[int]):
         if self.session.is_over:
             self.exit(0)
             return
-        command = self._resume_command()
-        self.push_screen(QuitScreen(str(self.save_path), command, self._leave))
+        saves = self._save_file
+        self.push_screen(QuitScreen(str(saves.path), saves.resume_command, self._leave))
 
     def _leave(self, *, save: bool) -> str | None:
         """Leave the game, saving it first if ``save``; return why saving failed, if it
         did (then nothing is left, so the player can choose again)."""
-        if save and (failure := self._write()) is not None:
+        if save and (failure := self._save_file.write()) is not None:
             return failure
         if save:
-            command = self._resume_command()
-            self.farewell = render("term.quit.saved", path=str(self.save_path), command=command)
+            self.farewell = self._save_file.farewell()
         self.exit(0)
         return None
 
@@ -458,7 +442,7 @@ class PlayApp(App[int]):
             steps = list(self.session.replay_steps(self.viewer))
             self.push_screen(ReplayScreen(steps, self.names))
         elif choice == "save":
-            return self._save()
+            return self._save_file.save()
         else:
             self.exit(0)
         return ""
