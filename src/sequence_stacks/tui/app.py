@@ -25,10 +25,11 @@ from sequence_stacks.i18n import render
 
 from .botturns import BotTurns, stepped_speed
 from .cells import use_terminal_widths
-from .choices import Source, Target, highlighted_slots, playable_sources, sources, targets
+from .choices import Source, sources
 from .layout import BOT_SPEEDS, CONTEXT_ACTIONS, PLAY_BINDINGS, PLAY_CSS, WIDE_SIZE, is_compact_size
+from .picking import HandPicker
 from .plain import summary_lines
-from .present import action_words, kind_label
+from .present import action_words
 from .saving import SaveFile
 from .screens import (
     BlockScreen,
@@ -47,10 +48,8 @@ from .widgets import (
     StatusBar,
     TableLog,
     hand_hint,
-    render_hand,
     render_players,
     render_status,
-    target_option,
 )
 
 __all__ = ["BOT_SPEEDS", "WIDE_SIZE", "PlayApp"]
@@ -75,11 +74,9 @@ class PlayApp(App[int]):
         humans = session.human_seats
         self.viewer: int | None = humans[0] if humans else None
         self.names = tuple(spec.label(seat) for seat, spec in enumerate(session.seats))
-        self.selected: Source | None = None
-        self.cursor = 0
+        self.picker = HandPicker(self)
         self.message = ""
         self._refused = False
-        self._targets: list[Target] = []
         self._pending: str | None = None
         self._bots = BotTurns(self, session, on_played=self._bot_played)
         self._logged = 0
@@ -158,13 +155,13 @@ class PlayApp(App[int]):
             self._pending = "block"
             self.push_screen(BlockScreen(self.view(), self._answer_block), self._answered)
         else:
-            self._focus_hand()
+            self.picker.focus_hand()
 
     def _handed_to(self, seat: int) -> None:
         self.viewer = seat
         self._pending = None
         self.message = ""
-        self._drop_selection()
+        self.picker.reset()
         self.query_one("#log", TableLog).clear()
         self._logged = 0
         self.advance()
@@ -185,19 +182,9 @@ class PlayApp(App[int]):
         # The bots' pace is shown when it changes; the status keeps it only when wide.
         speed = "" if self.is_compact else render("term.status.bot_wait", seconds=self.bot_delay)
         self.query_one("#status", StatusBar).update(render_status(view, self.names, extra=speed))
-        lit = highlighted_slots(view, self._targets) if self.selected else None
-        self.query_one("#piles", PilesPanel).show(view, lit)
+        self.query_one("#piles", PilesPanel).show(view, self.picker.lit_slots(view))
         self.query_one("#players", PlayersPanel).update(render_players(view, self.names))
-        shown = sources(view)
-        self.cursor = min(self.cursor, max(len(shown) - 1, 0))
-        hand = render_hand(
-            view,
-            shown,
-            cursor=self.cursor,
-            selected=self.selected,
-            playable=set(playable_sources(view, self.session.space)),
-        )
-        self.query_one("#hand", HandPanel).update(hand)
+        self.picker.draw_hand(view)
         self._draw_message()
         self._sync_log()
         self.refresh_bindings()
@@ -243,80 +230,40 @@ class PlayApp(App[int]):
         self.say(render("term.not_your_turn"))
         return False
 
+    @property
+    def selected(self) -> Source | None:
+        """The hand card picked now, if any."""
+        return self.picker.selected
+
     def action_pick(self, number: int) -> None:
         """Pick hand card ``number``, or target ``number`` once a card is picked."""
-        if not self._can_pick():
-            return
-        if self.selected is not None:
-            if number <= len(self._targets):
-                self._play(self._targets[number - 1].action)
-            else:
-                self.say(render("term.no_target", number=number, count=len(self._targets)))
-            return
-        shown = sources(self.view())
-        match = [s for s in shown if not s.from_discard and s.position == number]
-        if not match:
-            self.say(render("term.no_card", number=number))
-            return
-        self._select(match[0])
+        if self._can_pick() and (action := self.picker.pick(number)) is not None:
+            self._play(action)
 
     def action_pick_top(self) -> None:
         """Pick the top card of the viewer's own discard pile."""
-        if not self._can_pick():
-            return
-        match = [s for s in sources(self.view()) if s.from_discard]
-        if not match:
-            self.say(render("term.discard_empty"))
-            return
-        self._select(match[0])
+        if self._can_pick():
+            self.picker.pick_top()
 
     def action_cursor(self, delta: int) -> None:
         """Move the hand cursor."""
-        shown = sources(self.view())
-        if shown and self.selected is None:
-            self.cursor = (self.cursor + delta) % len(shown)
-            self.redraw()
+        self.picker.move(delta)
 
     def action_confirm(self) -> None:
         """Enter on the hand: pick the card under the cursor."""
-        if not self._can_pick() or self.selected is not None:
-            return
-        shown = sources(self.view())
-        if shown:
-            self._select(shown[self.cursor])
-
-    def _select(self, source: Source) -> None:
-        view = self.view()
-        found = targets(view, self.session.space, source)
-        if not found:
-            self.say(render("term.no_move_for_card", card=kind_label(source.kind)))
-            return
-        self.selected = source
-        self._targets = found
-        menu = self.query_one("#targets", OptionList)
-        menu.set_options(target_option(n, t) for n, t in enumerate(self._targets, start=1))
-        menu.highlighted = 0
-        menu.add_class("shown")
-        self.add_class("-picking")
-        menu.focus()
-        self.message = ""
-        self.redraw()
+        if self._can_pick():
+            self.picker.confirm()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Enter on the target menu."""
         event.stop()
         if self.selected is not None and self._can_pick():
-            self._play(self._targets[event.option_index].action)
+            self._play(self.picker.targets[event.option_index].action)
 
     def action_discard(self) -> None:
         """Discard the picked hand card, ending the turn."""
-        if not self._can_pick():
-            return
-        found = [t for t in self._targets if t.action.type == ActionType.DISCARD]
-        if self.selected is None or not found:
-            self.say(render("term.discard_first"))
-            return
-        self._play(found[0].action)
+        if self._can_pick() and (action := self.picker.discard()) is not None:
+            self._play(action)
 
     def action_end_turn(self) -> None:
         """End the turn without a discard (only possible with an empty hand, R19)."""
@@ -325,25 +272,7 @@ class PlayApp(App[int]):
 
     def action_drop(self) -> None:
         """Escape: drop the picked card; nothing was played."""
-        if self.selected is not None:
-            self._drop_selection()
-            self.say(render("term.dropped"))
-            self.redraw()
-
-    def _drop_selection(self) -> None:
-        self.selected = None
-        self._targets = []
-        menu = self.query_one("#targets", OptionList)
-        if menu.has_class("shown"):
-            menu.clear_options()
-            menu.remove_class("shown")
-        self.remove_class("-picking")
-        self._focus_hand()
-
-    def _focus_hand(self) -> None:
-        hand = self.query_one("#hand", HandPanel)
-        if self.focused is not hand:
-            hand.focus()
+        self.picker.drop()
 
     def _play(self, action: Action) -> None:
         assert self.viewer is not None
@@ -352,7 +281,7 @@ class PlayApp(App[int]):
         if refusal is not None:
             self.say(refusal, refused=True)
             return
-        self._drop_selection()
+        self.picker.reset()
         self.message = render("term.you_did", action=action_words(action, view))
         self._refused = False
         self.advance()
@@ -428,7 +357,7 @@ class PlayApp(App[int]):
             "save": playing,
             "speed": playing and len(self.session.human_seats) < self.session.player_count,
             "drop": self.selected is not None,
-            "discard": any(t.action.type == ActionType.DISCARD for t in self._targets),
+            "discard": self.picker.can_discard,
             "pick_top": free and any(source.from_discard for source in sources(view)),
             "end_turn": free and END_ID in view.legal_action_ids,
         }[action]
