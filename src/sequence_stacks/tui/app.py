@@ -30,13 +30,11 @@ from .layout import BOT_SPEEDS, CONTEXT_ACTIONS, PLAY_BINDINGS, PLAY_CSS, WIDE_S
 from .picking import HandPicker
 from .plain import summary_lines
 from .present import action_words
-from .saving import SaveFile
+from .saving import GameExits, SaveFile
 from .screens import (
     BlockScreen,
     HandoffScreen,
     HelpScreen,
-    QuitScreen,
-    ReplayScreen,
     SummaryScreen,
     speak_bindings,
 )
@@ -70,6 +68,7 @@ class PlayApp(App[int]):
         self.title = render("page.brand")
         self.session = session
         self._save_file = SaveFile(session, save_path)
+        self._exits = GameExits(self, self._save_file)
         self.bot_delay = bot_delay
         humans = session.human_seats
         self.viewer: int | None = humans[0] if humans else None
@@ -328,21 +327,7 @@ class PlayApp(App[int]):
 
     def action_quit_game(self) -> None:
         """Ask before leaving a game in progress; leaving saves it so --load resumes it."""
-        if self.session.is_over:
-            self.exit(0)
-            return
-        saves = self._save_file
-        self.push_screen(QuitScreen(str(saves.path), saves.resume_command, self._leave))
-
-    def _leave(self, *, save: bool) -> str | None:
-        """Leave the game, saving it first if ``save``; return why saving failed, if it
-        did (then nothing is left, so the player can choose again)."""
-        if save and (failure := self._save_file.write()) is not None:
-            return failure
-        if save:
-            self.farewell = self._save_file.farewell()
-        self.exit(0)
-        return None
+        self._exits.ask_quit()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Offer a key (in the footer, and to press) only when it does something now: x
@@ -364,14 +349,5 @@ class PlayApp(App[int]):
 
     def _show_summary(self) -> None:
         self._pending = "summary"
-        self.push_screen(SummaryScreen(summary_lines(self.session), on_choice=self._after_game))
-
-    def _after_game(self, choice: str) -> str:
-        if choice == "replay":
-            steps = list(self.session.replay_steps(self.viewer))
-            self.push_screen(ReplayScreen(steps, self.names))
-        elif choice == "save":
-            return self._save_file.save()
-        else:
-            self.exit(0)
-        return ""
+        summary = SummaryScreen(summary_lines(self.session), on_choice=self._exits.after_game)
+        self.push_screen(summary)
