@@ -5,6 +5,11 @@ lets the player pick a card and a target (legal ones read from ``legal_action_id
 and sends the action to the :class:`~sequence_stacks.tui.session.GameSession`, showing
 the engine's refusal (rule id and reason) when there is one. Bots choose in a worker
 thread, so the screen never freezes while they think.
+
+The app runs the turns and draws the table; it holds the parts that do the rest:
+:class:`~.picking.HandPicker` (the card and target picked), :class:`~.botturns.BotTurns`
+(the bots' moves at their pace), :class:`~.saving.SaveFile` and
+:class:`~.saving.GameExits` (saving, and the ways out of the game).
 """
 
 from __future__ import annotations
