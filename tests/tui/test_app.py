@@ -120,12 +120,12 @@ def test_picking_a_card_lists_its_targets_and_escape_drops_it(tmp_path: Path) ->
             await pilot.press("1")
             assert app.selected is not None
             menu = app.query_one("#targets", OptionList)
-            assert menu.option_count == len(app._targets) > 0
+            assert menu.option_count == len(app.picker.targets) > 0
             text = screen_text(app)
             assert "pick a target" in text
             assert "discard" in text
             assert "and end the turn" in text
-            offered = {t.action_id for t in app._targets}
+            offered = {t.action_id for t in app.picker.targets}
             assert offered <= set(session.view(0).legal_action_ids)  # only legal ones
             await pilot.press("escape")
             assert _selected(app) is None
@@ -155,7 +155,7 @@ def test_only_legal_moves_are_offered_and_keys_show_when_they_apply(tmp_path: Pa
             legal = set(session.view(0).legal_action_ids)
             for number in range(1, 6):
                 await pilot.press(str(number))
-                assert {t.action_id for t in app._targets} <= legal
+                assert {t.action_id for t in app.picker.targets} <= legal
                 assert {"discard", "drop"} <= footer_keys()
                 text = screen_text(app)
                 assert "✗" not in text
@@ -194,11 +194,11 @@ def test_the_target_menu_takes_arrows_and_enter(tmp_path: Path) -> None:
             await pilot.press("1")
             menu = app.query_one("#targets", OptionList)
             await pilot.press("end")
-            assert menu.highlighted == len(app._targets) - 1
+            assert menu.highlighted == len(app.picker.targets) - 1
             await pilot.press("home")
             assert menu.highlighted == 0
             discard = next(
-                i for i, t in enumerate(app._targets) if t.action.type == ActionType.DISCARD
+                i for i, t in enumerate(app.picker.targets) if t.action.type == ActionType.DISCARD
             )
             await pilot.press("down", "up", *["down"] * discard, "enter")
             await settle(pilot, app)

@@ -5,11 +5,15 @@ lets the player pick a card and a target (legal ones read from ``legal_action_id
 and sends the action to the :class:`~sequence_stacks.tui.session.GameSession`, showing
 the engine's refusal (rule id and reason) when there is one. Bots choose in a worker
 thread, so the screen never freezes while they think.
+
+The app runs the turns and draws the table; it holds the parts that do the rest:
+:class:`~.picking.HandPicker` (the card and target picked), :class:`~.botturns.BotTurns`
+(the bots' moves at their pace), :class:`~.saving.SaveFile` and
+:class:`~.saving.GameExits` (saving, and the ways out of the game).
 """
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import ClassVar
 
@@ -19,22 +23,23 @@ from textual.app import App, ComposeResult
 from textual.binding import BindingType
 from textual.containers import Container, Vertical
 from textual.widgets import Footer, OptionList, Static
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker
 
 from sequence_stacks.engine import END_ID, Action, ActionType, IllegalActionError, Phase, View
 from sequence_stacks.i18n import render
 
+from .botturns import BotTurns, stepped_speed
 from .cells import use_terminal_widths
-from .choices import Source, Target, highlighted_slots, playable_sources, sources, targets
+from .choices import Source, sources
 from .layout import BOT_SPEEDS, CONTEXT_ACTIONS, PLAY_BINDINGS, PLAY_CSS, WIDE_SIZE, is_compact_size
+from .picking import HandPicker
 from .plain import summary_lines
-from .present import action_words, kind_label
+from .present import action_words
+from .saving import GameExits, SaveFile
 from .screens import (
     BlockScreen,
     HandoffScreen,
     HelpScreen,
-    QuitScreen,
-    ReplayScreen,
     SummaryScreen,
     speak_bindings,
 )
@@ -46,15 +51,11 @@ from .widgets import (
     StatusBar,
     TableLog,
     hand_hint,
-    render_hand,
     render_players,
     render_status,
-    target_option,
 )
 
 __all__ = ["BOT_SPEEDS", "WIDE_SIZE", "PlayApp"]
-
-_BOT_WORKER = "bot"
 
 
 class PlayApp(App[int]):
@@ -71,19 +72,17 @@ class PlayApp(App[int]):
         speak_bindings(self)
         self.title = render("page.brand")
         self.session = session
-        self.save_path = save_path
+        self._save_file = SaveFile(session, save_path)
+        self._exits = GameExits(self, self._save_file)
         self.bot_delay = bot_delay
         humans = session.human_seats
         self.viewer: int | None = humans[0] if humans else None
         self.names = tuple(spec.label(seat) for seat, spec in enumerate(session.seats))
-        self.selected: Source | None = None
-        self.cursor = 0
+        self.picker = HandPicker(self)
         self.message = ""
         self._refused = False
-        self._targets: list[Target] = []
         self._pending: str | None = None
-        self._bot_step = -1
-        self._bot_due = 0.0
+        self._bots = BotTurns(self, session, on_played=self._bot_played)
         self._logged = 0
         self.farewell = ""
         """What to print once the terminal is back (where a quit saved the game)."""
@@ -160,13 +159,13 @@ class PlayApp(App[int]):
             self._pending = "block"
             self.push_screen(BlockScreen(self.view(), self._answer_block), self._answered)
         else:
-            self._focus_hand()
+            self.picker.focus_hand()
 
     def _handed_to(self, seat: int) -> None:
         self.viewer = seat
         self._pending = None
         self.message = ""
-        self._drop_selection()
+        self.picker.reset()
         self.query_one("#log", TableLog).clear()
         self._logged = 0
         self.advance()
@@ -187,19 +186,9 @@ class PlayApp(App[int]):
         # The bots' pace is shown when it changes; the status keeps it only when wide.
         speed = "" if self.is_compact else render("term.status.bot_wait", seconds=self.bot_delay)
         self.query_one("#status", StatusBar).update(render_status(view, self.names, extra=speed))
-        lit = highlighted_slots(view, self._targets) if self.selected else None
-        self.query_one("#piles", PilesPanel).show(view, lit)
+        self.query_one("#piles", PilesPanel).show(view, self.picker.lit_slots(view))
         self.query_one("#players", PlayersPanel).update(render_players(view, self.names))
-        shown = sources(view)
-        self.cursor = min(self.cursor, max(len(shown) - 1, 0))
-        hand = render_hand(
-            view,
-            shown,
-            cursor=self.cursor,
-            selected=self.selected,
-            playable=set(playable_sources(view, self.session.space)),
-        )
-        self.query_one("#hand", HandPanel).update(hand)
+        self.picker.draw_hand(view)
         self._draw_message()
         self._sync_log()
         self.refresh_bindings()
@@ -245,80 +234,40 @@ class PlayApp(App[int]):
         self.say(render("term.not_your_turn"))
         return False
 
+    @property
+    def selected(self) -> Source | None:
+        """The hand card picked now, if any."""
+        return self.picker.selected
+
     def action_pick(self, number: int) -> None:
         """Pick hand card ``number``, or target ``number`` once a card is picked."""
-        if not self._can_pick():
-            return
-        if self.selected is not None:
-            if number <= len(self._targets):
-                self._play(self._targets[number - 1].action)
-            else:
-                self.say(render("term.no_target", number=number, count=len(self._targets)))
-            return
-        shown = sources(self.view())
-        match = [s for s in shown if not s.from_discard and s.position == number]
-        if not match:
-            self.say(render("term.no_card", number=number))
-            return
-        self._select(match[0])
+        if self._can_pick() and (action := self.picker.pick(number)) is not None:
+            self._play(action)
 
     def action_pick_top(self) -> None:
         """Pick the top card of the viewer's own discard pile."""
-        if not self._can_pick():
-            return
-        match = [s for s in sources(self.view()) if s.from_discard]
-        if not match:
-            self.say(render("term.discard_empty"))
-            return
-        self._select(match[0])
+        if self._can_pick():
+            self.picker.pick_top()
 
     def action_cursor(self, delta: int) -> None:
         """Move the hand cursor."""
-        shown = sources(self.view())
-        if shown and self.selected is None:
-            self.cursor = (self.cursor + delta) % len(shown)
-            self.redraw()
+        self.picker.move(delta)
 
     def action_confirm(self) -> None:
         """Enter on the hand: pick the card under the cursor."""
-        if not self._can_pick() or self.selected is not None:
-            return
-        shown = sources(self.view())
-        if shown:
-            self._select(shown[self.cursor])
-
-    def _select(self, source: Source) -> None:
-        view = self.view()
-        found = targets(view, self.session.space, source)
-        if not found:
-            self.say(render("term.no_move_for_card", card=kind_label(source.kind)))
-            return
-        self.selected = source
-        self._targets = found
-        menu = self.query_one("#targets", OptionList)
-        menu.set_options(target_option(n, t) for n, t in enumerate(self._targets, start=1))
-        menu.highlighted = 0
-        menu.add_class("shown")
-        self.add_class("-picking")
-        menu.focus()
-        self.message = ""
-        self.redraw()
+        if self._can_pick():
+            self.picker.confirm()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Enter on the target menu."""
         event.stop()
         if self.selected is not None and self._can_pick():
-            self._play(self._targets[event.option_index].action)
+            self._play(self.picker.targets[event.option_index].action)
 
     def action_discard(self) -> None:
         """Discard the picked hand card, ending the turn."""
-        if not self._can_pick():
-            return
-        found = [t for t in self._targets if t.action.type == ActionType.DISCARD]
-        if self.selected is None or not found:
-            self.say(render("term.discard_first"))
-            return
-        self._play(found[0].action)
+        if self._can_pick() and (action := self.picker.discard()) is not None:
+            self._play(action)
 
     def action_end_turn(self) -> None:
         """End the turn without a discard (only possible with an empty hand, R19)."""
@@ -327,25 +276,7 @@ class PlayApp(App[int]):
 
     def action_drop(self) -> None:
         """Escape: drop the picked card; nothing was played."""
-        if self.selected is not None:
-            self._drop_selection()
-            self.say(render("term.dropped"))
-            self.redraw()
-
-    def _drop_selection(self) -> None:
-        self.selected = None
-        self._targets = []
-        menu = self.query_one("#targets", OptionList)
-        if menu.has_class("shown"):
-            menu.clear_options()
-            menu.remove_class("shown")
-        self.remove_class("-picking")
-        self._focus_hand()
-
-    def _focus_hand(self) -> None:
-        hand = self.query_one("#hand", HandPanel)
-        if self.focused is not hand:
-            hand.focus()
+        self.picker.drop()
 
     def _play(self, action: Action) -> None:
         assert self.viewer is not None
@@ -354,7 +285,7 @@ class PlayApp(App[int]):
         if refusal is not None:
             self.say(refusal, refused=True)
             return
-        self._drop_selection()
+        self.picker.reset()
         self.message = render("term.you_did", action=action_words(action, view))
         self._refused = False
         self.advance()
@@ -370,54 +301,22 @@ class PlayApp(App[int]):
 
     def _schedule_bot(self, seat: int) -> None:
         self._pending = "bot"
-        self._bot_step = self.session.step_count
         self._draw_message()
-        # The bot thinks at once and its move shows ``bot_delay`` after it was asked,
-        # however long the thinking took: a longer think (ismcts searches a Block
-        # answer only when it holds a Block) must not show in the timing (R36).
-        self._bot_due = time.monotonic() + self.bot_delay
-        self.call_later(self._start_bot, seat)
-
-    def _start_bot(self, seat: int) -> None:
-        view = self.session.view(seat)
-        bot = self.session.bot_for(seat)
-        self.run_worker(
-            lambda: bot.choose(view), name=_BOT_WORKER, thread=True, exit_on_error=False
-        )
+        self._bots.ask(seat, delay=self.bot_delay)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A bot finished thinking: apply its choice when its time is due."""
-        worker = event.worker
-        if worker.name != _BOT_WORKER or event.state not in (
-            WorkerState.SUCCESS,
-            WorkerState.ERROR,
-        ):
-            return
-        chosen = worker.result if event.state == WorkerState.SUCCESS else None
-        wait = self._bot_due - time.monotonic()
-        if wait > 0:
-            step = self._bot_step
-            self.set_timer(wait, lambda: self._apply_bot(step, chosen))
-        else:
-            self._apply_bot(self._bot_step, chosen)
+        self._bots.worker_changed(event)
 
-    def _apply_bot(self, step: int, chosen: object) -> None:
-        """Play the bot's choice (or a fallback if it failed) unless the game moved on."""
-        seat = self.session.to_act()
-        if self.session.step_count != step or self._pending != "bot" or seat is None:
-            return
-        if not isinstance(chosen, Action) or self._submit(seat, chosen) is not None:
-            fallback = self.session.view(seat).legal_action_ids[0]
-            self.session.submit(seat, self.session.action_of(fallback, seat))
+    def _bot_played(self, seat: int, *, failed: bool) -> None:
+        if failed:
             self.say(render("term.bot_failed", player=self.names[seat]))
         self._pending = None
         self.advance()
 
     def action_speed(self, delta: int) -> None:
         """Step the bots' waiting time along :data:`BOT_SPEEDS`."""
-        nearest = min(range(len(BOT_SPEEDS)), key=lambda i: abs(BOT_SPEEDS[i] - self.bot_delay))
-        index = max(0, min(len(BOT_SPEEDS) - 1, nearest + delta))
-        self.bot_delay = BOT_SPEEDS[index]
+        self.bot_delay = stepped_speed(self.bot_delay, delta)
         self.say(render("term.bots_wait", seconds=self.bot_delay))
         self.redraw()
 
@@ -425,23 +324,7 @@ class PlayApp(App[int]):
 
     def action_save(self) -> None:
         """Save the game to the save file (the engine's record format)."""
-        self.say(self._save())
-
-    def _save(self) -> str:
-        """Save the game; return what happened, in words."""
-        failure = self._write()
-        command = self._resume_command()
-        return failure or render("term.saved", path=str(self.save_path), command=command)
-
-    def _write(self) -> str | None:
-        try:
-            self.session.save(self.save_path)
-        except OSError as error:
-            return render("term.save_failed", path=str(self.save_path), error=str(error))
-        return None
-
-    def _resume_command(self) -> str:
-        return f"sequence-stacks play --load {self.save_path}"
+        self.say(self._save_file.save())
 
     def action_help(self) -> None:
         """Show the keys and the rules in brief."""
@@ -449,22 +332,7 @@ class PlayApp(App[int]):
 
     def action_quit_game(self) -> None:
         """Ask before leaving a game in progress; leaving saves it so --load resumes it."""
-        if self.session.is_over:
-            self.exit(0)
-            return
-        command = self._resume_command()
-        self.push_screen(QuitScreen(str(self.save_path), command, self._leave))
-
-    def _leave(self, *, save: bool) -> str | None:
-        """Leave the game, saving it first if ``save``; return why saving failed, if it
-        did (then nothing is left, so the player can choose again)."""
-        if save and (failure := self._write()) is not None:
-            return failure
-        if save:
-            command = self._resume_command()
-            self.farewell = render("term.quit.saved", path=str(self.save_path), command=command)
-        self.exit(0)
-        return None
+        self._exits.ask_quit()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Offer a key (in the footer, and to press) only when it does something now: x
@@ -479,21 +347,12 @@ class PlayApp(App[int]):
             "save": playing,
             "speed": playing and len(self.session.human_seats) < self.session.player_count,
             "drop": self.selected is not None,
-            "discard": any(t.action.type == ActionType.DISCARD for t in self._targets),
+            "discard": self.picker.can_discard,
             "pick_top": free and any(source.from_discard for source in sources(view)),
             "end_turn": free and END_ID in view.legal_action_ids,
         }[action]
 
     def _show_summary(self) -> None:
         self._pending = "summary"
-        self.push_screen(SummaryScreen(summary_lines(self.session), on_choice=self._after_game))
-
-    def _after_game(self, choice: str) -> str:
-        if choice == "replay":
-            steps = list(self.session.replay_steps(self.viewer))
-            self.push_screen(ReplayScreen(steps, self.names))
-        elif choice == "save":
-            return self._save()
-        else:
-            self.exit(0)
-        return ""
+        summary = SummaryScreen(summary_lines(self.session), on_choice=self._exits.after_game)
+        self.push_screen(summary)
