@@ -210,3 +210,46 @@ def test_no_module_outside_the_engine_imports_or_copies_private_engine_constants
     tree = ast.parse(path.read_text(encoding="utf-8"))
     assert _private_engine_imports(tree) == []
     assert _copied_engine_constants(tree) == []
+
+
+# Issue #23: no module over 500 lines, no class over 300. Message data is exempt: the
+# catalogue of every message key in one place is read as a table, not as code.
+SOURCE = ENGINE.parent
+MODULE_LINES = 500
+CLASS_LINES = 300
+MESSAGE_DATA = {SOURCE / "i18n" / "messages.py"}
+SOURCE_FILES = sorted(path for path in SOURCE.rglob("*.py") if path not in MESSAGE_DATA)
+
+
+def _too_long(path: Path) -> list[str]:
+    text = path.read_text(encoding="utf-8")
+    name = path.relative_to(SOURCE) if path.is_relative_to(SOURCE) else path.name
+    found = []
+    lines = text.count("\n")
+    if lines > MODULE_LINES:
+        found.append(f"{name}: {lines} lines (over {MODULE_LINES})")
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.ClassDef) and node.end_lineno is not None:
+            length = node.end_lineno - node.lineno + 1
+            if length > CLASS_LINES:
+                found.append(f"{name}: class {node.name} has {length} lines")
+    return found
+
+
+def test_no_module_or_class_is_too_long() -> None:
+    assert len(SOURCE_FILES) > 100
+    found = [problem for path in SOURCE_FILES for problem in _too_long(path)]
+    assert found == []
+
+
+def test_the_length_check_finds_a_long_module_and_a_long_class(tmp_path: Path) -> None:
+    body = "\n".join(f"    a{index} = {index}" for index in range(CLASS_LINES))
+    long_class = tmp_path / "long_class.py"
+    long_class.write_text(f"class Long:\n{body}\n", encoding="utf-8")
+    long_module = tmp_path / "long_module.py"
+    long_module.write_text("x = 1\n" * (MODULE_LINES + 1), encoding="utf-8")
+    short = tmp_path / "short.py"
+    short.write_text("class Short:\n    a = 1\n", encoding="utf-8")
+    assert len(_too_long(long_class)) == 1
+    assert len(_too_long(long_module)) == 1
+    assert _too_long(short) == []
