@@ -73,10 +73,11 @@ def test_messages_are_handled_one_at_a_time_in_order() -> None:
                 inbox.put(text)
             await _settled()
             assert session.running == ["a"]  # b and c wait behind a
+            assert len(told) == 3  # the pacer heard of each as it came ...
             session.gate.set()
             await _settled()
             assert session.handled == ["a", "b", "c"]
-            assert len(told) == 3  # the pacer heard of each
+            assert len(told) == 6  # ... and again once it was handled
             assert inbox.task is None  # no task while the socket is idle
             await inbox.close()
 

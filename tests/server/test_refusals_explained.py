@@ -12,9 +12,9 @@ import pytest
 from starlette.testclient import TestClient
 
 from sequence_stacks.engine import Action, ActionType, Phase, Settings, legal_actions
-from sequence_stacks.engine.events import TurnStarted
+from sequence_stacks.engine.events import BlockWindowOpened, PileBlocked, PileCompleted, TurnStarted
 from sequence_stacks.server.play import Refusal, RefusalCode, commands
-from sequence_stacks.server.play.entries import Act
+from sequence_stacks.server.play.entries import Act, Op, SeatKind
 from sequence_stacks.server.play.prepare import prepare_command, stale_reason
 from sequence_stacks.server.play.table import Table
 from sequence_stacks.server.store import TableRow
@@ -181,6 +181,77 @@ def test_a_version_older_than_the_history_kept_is_told_only_that_it_changed() ->
         _move(table, _current(table), rng)
     del table.history[:3]
     assert stale_reason(table, 1, 0) == "changed"
+
+
+def _reason_read_from_the_whole_history(table: Table, version: int, seat: int) -> str:  # noqa: PLR0911
+    """``stale_reason`` as it was first written: every entry of the history read into
+    two lists at every stale command (the oracle the counting one is held to)."""
+    history = table.history
+    newer = [entry for entry in history if entry.version > version]
+    if not newer or len(newer) < table.version - version:
+        return "changed"
+    human = table.seats[seat].kind == SeatKind.HUMAN
+    if human and any(e.op == Op.ACT and e.auto and e.seat == seat for e in newer):
+        return "timed_out"
+    if any(e.op == Op.START for e in newer):
+        return "game_started"
+    state = table.state
+    if state is None:
+        return "changed"
+    if state.is_over:
+        return "game_over"
+    saw = [entry for entry in history if entry.version <= version]
+    window = 0
+    for entry in reversed(saw):
+        kinds = [type(event) for event in reversed(entry.events)]
+        found = next(
+            (k for k in kinds if k in (PileBlocked, PileCompleted, BlockWindowOpened)), None
+        )
+        if found is not None:
+            window = entry.version if found is BlockWindowOpened else 0
+            break
+    if window and (state.phase != Phase.BLOCK_WINDOW or table.window_version != window):
+        return "window_closed"
+    turn = next(
+        (
+            int(event.seat)
+            for entry in reversed(saw)
+            for event in reversed(entry.events)
+            if isinstance(event, TurnStarted)
+        ),
+        None,
+    )
+    if turn == seat and state.current_player() != seat:
+        return "turn_over"
+    return "changed"
+
+
+def test_what_changed_is_found_by_counting_as_it_was_by_reading_everything() -> None:
+    """Every version a client could have seen, every seat, over two games and a history
+    trimmed at its front: the same reason as the whole-history reading gives."""
+    rng = random.Random(6)
+    compared = 0
+    for players in (2, 3):
+        table = _seated(players, seed=players)
+        assert table.state is not None
+        for game in range(2):
+            while not table.state.is_over:
+                _move(table, _current(table), rng, auto=rng.random() < 0.1)
+                if rng.random() < 0.3:
+                    for seen in rng.sample(range(-2, table.version + 2), 8):
+                        for seat in range(players):
+                            expected = _reason_read_from_the_whole_history(table, seen, seat)
+                            assert stale_reason(table, seen, seat) == expected
+                            compared += 1
+            if game == 0:
+                _apply(table, table.prepare_start(11, "greedy"))
+        del table.history[: len(table.history) // 3]
+        for seen in range(-1, table.version + 1):
+            for seat in range(players):
+                expected = _reason_read_from_the_whole_history(table, seen, seat)
+                assert stale_reason(table, seen, seat) == expected
+                compared += 1
+    assert compared > 1000
 
 
 def test_a_stale_command_over_the_socket_carries_what_changed(client: TestClient) -> None:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Callable, Sequence
+import itertools
+from collections.abc import Callable, Iterable
 from typing import assert_never
 
 from sequence_stacks.bots import BOT_NAMES
@@ -89,11 +90,16 @@ def _require_fresh(table: Table, command: Command, seat: int) -> None:
 
 
 def stale_reason(table: Table, version: int, seat: int) -> Stale:  # noqa: PLR0911 - one a reason
-    """What changed since ``version``, the last one a seat's client saw."""
+    """What changed since ``version``, the last one a seat's client saw.
+
+    The history's versions follow each other (``Table.apply_payload``), so the entries
+    after ``version`` are its last ``table.version - version``: found by counting, not
+    by reading a history of thousands of entries at every stale command."""
     history = table.history
-    newer = [entry for entry in history if entry.version > version]
-    if not newer or len(newer) < table.version - version:
+    count = table.version - version
+    if count <= 0 or count > len(history):
         return Stale.CHANGED  # older than the history kept: say nothing precise
+    newer = history[len(history) - count :]
     human = table.seats[seat].kind == SeatKind.HUMAN
     if human and any(e.op == Op.ACT and e.auto and e.seat == seat for e in newer):
         return Stale.TIMED_OUT
@@ -104,28 +110,32 @@ def stale_reason(table: Table, version: int, seat: int) -> Stale:  # noqa: PLR09
         return Stale.CHANGED
     if state.is_over:
         return Stale.GAME_OVER
-    saw = [entry for entry in history if entry.version <= version]
-    seen_window = _open_window(saw)
+    seen_window = _open_window(_saw(history, count))
     if seen_window and (state.phase != Phase.BLOCK_WINDOW or table.window_version != seen_window):
         return Stale.WINDOW_CLOSED
-    if _turn_of(saw) == seat and state.current_player() != seat:
+    if _turn_of(_saw(history, count)) == seat and state.current_player() != seat:
         return Stale.TURN_OVER
     return Stale.CHANGED
 
 
-def _turn_of(entries: Sequence[Entry]) -> int | None:
-    """The seat whose turn the last TurnStarted in ``entries`` began, else None."""
-    for entry in reversed(entries):
+def _saw(history: list[Entry], newer: int) -> Iterable[Entry]:
+    """The entries a client had seen, newest first: all but the ``newer`` last ones."""
+    return itertools.islice(reversed(history), newer, None)
+
+
+def _turn_of(newest_first: Iterable[Entry]) -> int | None:
+    """The seat whose turn the last TurnStarted in the entries began, else None."""
+    for entry in newest_first:
         for event in reversed(entry.events):
             if isinstance(event, TurnStarted):
                 return int(event.seat)
     return None
 
 
-def _open_window(entries: Sequence[Entry]) -> int:
-    """The version of the entry that opened the Block window still open after
-    ``entries``, else 0 (none opened, or it was blocked or completed since)."""
-    for entry in reversed(entries):
+def _open_window(newest_first: Iterable[Entry]) -> int:
+    """The version of the entry that opened the Block window still open after the
+    entries, else 0 (none opened, or it was blocked or completed since)."""
+    for entry in newest_first:
         for event in reversed(entry.events):
             if isinstance(event, PileBlocked | PileCompleted):
                 return 0

@@ -10,8 +10,10 @@ event loop makes every move of a burst dearer. Measured on the 2-core test machi
 0.33-0.36 ms beside an idle-class one, p99 62 ms against 78-94 ms (docs/server.md).
 
 So the server holds its review workers still (``SIGSTOP``) from the first message of a
-burst until the tables have been quiet for :data:`QUIET` seconds, then lets them go on
-(``SIGCONT``): a burst of moves runs alone, and a review only takes the gaps between
+burst until the tables have been quiet for :data:`QUIET` seconds (no message has come
+in or finished being handled: a burst's messages are all read long before the last
+is committed and broadcast), then lets them go on (``SIGCONT``): a burst of moves runs
+alone, and a review only takes the gaps between
 bursts. A server that never falls quiet (saturated) still lets its workers run
 :data:`LEAST` of every :data:`LONGEST` + :data:`LEAST` seconds, so an asked-for review
 is made in the end. Signals go through a pidfd where the platform has them (a worker's
@@ -98,7 +100,8 @@ class Pacer:
         self.enabled = _STOP is not None and _CONTINUE is not None
 
     def busy(self) -> None:
-        """A message arrived: hold the workers (if not held already) until quiet."""
+        """A message arrived or was handled: hold the workers (if not held already)
+        until quiet."""
         if not self.enabled:
             return
         now = self.clock()

@@ -151,6 +151,9 @@ class _Inbox:
                     await self._close(1008, "rate limit")
                 elif pending:
                     await self._handle(pending.popleft())
+                    # Handled (committed, acknowledged, broadcast): the tables are busy
+                    # until the last message of a burst is done, not just read.
+                    self.activity()
                 else:
                     break
         except Exception as error:  # raised in the read loop (see _read)
