@@ -13,9 +13,9 @@ milliseconds), and **what survives a collection is frozen at once**: each object
 walked by the collector once, young, and the older generations stay empty. Since the
 survivors are frozen, a larger young generation costs no longer pauses (a collection
 walks what is alive in it, most of it what stays alive anyway) and walks fewer objects
-caught in flight: 20,000 against 2,000 ran a tenth as many collections in lock step,
-25-31 ms of collector time in 20 s against 129-150, pauses at most 7.5 ms either way
-(docs/server.md, "Fifth round"). Reference
+caught in flight: 20,000 against 2,000 ran a twentieth as many collections in lock
+step, 25-31 ms of collector time in 20 s against 129-150, the longest pause 7.4-7.6 ms
+against 6.9-10.2 (docs/server.md, "Fifth round"). Reference
 counting still frees every object that is not in a cycle, frozen or not. Cycles among
 objects that lived through a collection (a closed connection's, say) are reclaimed by
 a full collection (a longer pause: it walks the whole heap), then frozen again. It
