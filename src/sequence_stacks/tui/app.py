@@ -14,6 +14,7 @@ The app runs the turns and draws the table; it holds the parts that do the rest:
 
 from __future__ import annotations
 
+import enum
 from pathlib import Path
 from typing import ClassVar
 
@@ -58,6 +59,15 @@ from .widgets import (
 __all__ = ["BOT_SPEEDS", "WIDE_SIZE", "PlayApp"]
 
 
+class Waiting(enum.Enum):
+    """What the app waits for before it hands the game on (None: for nobody)."""
+
+    BOT = "bot"  # a bot's move, thought over on a worker thread
+    HANDOFF = "handoff"  # the device passed to the next person (a screen)
+    BLOCK = "block"  # the viewer's Block answer (a screen)
+    SUMMARY = "summary"  # the player's choice after the game
+
+
 class PlayApp(App[int]):
     """Play one game of Sequence Stacks in the terminal."""
 
@@ -81,7 +91,7 @@ class PlayApp(App[int]):
         self.picker = HandPicker(self)
         self.message = ""
         self._refused = False
-        self._pending: str | None = None
+        self._pending: Waiting | None = None
         self._bots = BotTurns(self, session, on_played=self._bot_played)
         self._logged = 0
         self.farewell = ""
@@ -131,8 +141,8 @@ class PlayApp(App[int]):
     def is_waiting_for_human(self) -> bool:
         """True when nothing happens until a human presses a key (tests wait for this)."""
         if self.session.is_over:
-            return self._pending == "summary"
-        return self._pending in (None, "handoff", "block") and self._to_act_is_human()
+            return self._pending is Waiting.SUMMARY
+        return self._pending in (None, Waiting.HANDOFF, Waiting.BLOCK) and self._to_act_is_human()
 
     def _to_act_is_human(self) -> bool:
         seat = self.session.to_act()
@@ -153,10 +163,10 @@ class PlayApp(App[int]):
         elif not self.session.is_human(seat):
             self._schedule_bot(seat)
         elif seat != self.viewer:
-            self._pending = "handoff"
+            self._pending = Waiting.HANDOFF
             self.push_screen(HandoffScreen(seat), lambda _: self._handed_to(seat))
         elif self.view().phase == Phase.BLOCK_WINDOW:
-            self._pending = "block"
+            self._pending = Waiting.BLOCK
             self.push_screen(BlockScreen(self.view(), self._answer_block), self._answered)
         else:
             self.picker.focus_hand()
@@ -198,7 +208,7 @@ class PlayApp(App[int]):
         hint = ""
         if self._is_my_turn():
             hint = hand_hint(self.selected)
-        elif self._pending == "bot" and (seat := self.session.to_act()) is not None:
+        elif self._pending is Waiting.BOT and (seat := self.session.to_act()) is not None:
             hint = render("term.thinking", player=self.names[seat])
         if hint:
             text.append(("\n" if self.message else "") + hint, style="dim")
@@ -300,7 +310,7 @@ class PlayApp(App[int]):
     # --- bots -----------------------------------------------------------------------
 
     def _schedule_bot(self, seat: int) -> None:
-        self._pending = "bot"
+        self._pending = Waiting.BOT
         self._draw_message()
         self._bots.ask(seat, delay=self.bot_delay)
 
@@ -353,6 +363,6 @@ class PlayApp(App[int]):
         }[action]
 
     def _show_summary(self) -> None:
-        self._pending = "summary"
+        self._pending = Waiting.SUMMARY
         summary = SummaryScreen(summary_lines(self.session), on_choice=self._exits.after_game)
         self.push_screen(summary)
