@@ -6,7 +6,9 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from sequence_stacks.server.store import Account, GameResult, SeatLink, TableRow
+import pytest
+
+from sequence_stacks.server.store import Account, GameResult, SeatLink, TableRow, postgres, sqlite
 from sequence_stacks.server.store.accounts.records import (
     ACCOUNT_COLUMNS,
     RESULT_COLUMNS,
@@ -16,7 +18,7 @@ from sequence_stacks.server.store.accounts.records import (
     result_of,
     seat_of,
 )
-from sequence_stacks.server.store.records import record_values, row_of, row_values
+from sequence_stacks.server.store.records import record_of, record_values, row_of, row_values
 
 
 def _field_names(cls: type[object]) -> list[str]:
@@ -28,6 +30,9 @@ def test_each_column_list_names_its_records_fields_in_order() -> None:
     assert SEAT_COLUMNS.split(", ") == _field_names(SeatLink)
     # "group" is a reserved word in SQL: its column is "grp".
     assert RESULT_COLUMNS.replace("grp", "group").split(", ") == _field_names(GameResult)
+    # The tables' rows, in both databases (row_of and row_values read them by order).
+    assert [name.strip() for name in sqlite._COLUMNS.split(",")] == _field_names(TableRow)
+    assert [name.strip() for name in postgres._COLUMNS.split(",")] == _field_names(TableRow)
 
 
 def test_an_account_survives_its_row() -> None:
@@ -74,3 +79,12 @@ def test_a_table_row_survives_its_row_with_updated_at_from_created_at() -> None:
         "{}",
     )
     assert row_of(values, json.loads) == dataclasses.replace(row, updated_at=1.5)
+
+
+def test_a_converter_for_a_field_the_record_lacks_is_refused() -> None:
+    row = TableRow("t1", 1.0, "public", {}, updated_at=1.0)
+    with pytest.raises(TypeError, match="settngs"):
+        record_values(row, settngs=json.dumps)
+    columns = record_values(row)
+    with pytest.raises(TypeError, match="optons"):
+        record_of(TableRow, columns, optons=json.loads)

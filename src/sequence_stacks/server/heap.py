@@ -10,12 +10,14 @@ stalled every table for 100-300 ms, the jittered p99.
 So, when serving: everything alive at start-up is frozen (``gc.freeze()``), the young
 generation is collected after :data:`YOUNG_THRESHOLD` new objects (a pause of a few
 milliseconds), and **what survives a collection is frozen at once**: each object is
-walked by the collector once, young, and the older generations stay empty. Since the
-survivors are frozen, a larger young generation costs no longer pauses (a collection
-walks what is alive in it, most of it what stays alive anyway) and walks fewer objects
-caught in flight: 20,000 against 2,000 ran a twentieth as many collections in lock
-step, 25-31 ms of collector time in 20 s against 129-150, the longest pause 7.4-7.6 ms
-against 6.9-10.2 (docs/server.md, "Fifth round"). Reference
+walked by the collector once, young, and the older generations stay empty. The
+threshold trades pauses for CPU: a collection walks what is alive in the young
+generation, so a larger one pauses longer, but less often, and walks fewer objects
+caught in flight. 400 tables jittered, 20 s, the collector's CPU time: 2,000 ran 79
+collections (210 ms in all, median 2.6 ms, longest 3.6), 10,000 ran 15 (119 ms, median
+7.7, longest 10.6), 20,000 ran 8 (94 ms, median 12.5, longest 15.0); 10,000 is about
+half the CPU of 2,000 with pauses near the jittered p99 target's tenth (docs/server.md,
+"Fifth round"). Reference
 counting still frees every object that is not in a cycle, frozen or not. Cycles among
 objects that lived through a collection (a closed connection's, say) are reclaimed by
 a full collection (a longer pause: it walks the whole heap), then frozen again. It
@@ -33,7 +35,7 @@ from typing import Any, Final
 
 __all__ = ["FULL_EVERY", "YOUNG_THRESHOLD", "HeapKeeper"]
 
-YOUNG_THRESHOLD: Final = 20_000
+YOUNG_THRESHOLD: Final = 10_000
 FULL_EVERY: Final = 900.0  # seconds at least between full collections
 FULL_GROWTH: Final = 2.0  # ... and only once the frozen heap has grown this much
 _STOP: Final = "stop"  # the phase a gc callback is told once a collection is over

@@ -1,6 +1,6 @@
 """Frames to the connections of a loaded table: each rendered for one viewer (the seat
-that connection's token holds *now*, or None for a spectator) by :mod:`.protocol`,
-encoded once and shared by every connection of that viewer."""
+that connection's token holds *now*, or None for a spectator) by :mod:`.protocol` from
+what :mod:`.viewdata` makes, encoded once and shared by every connection of that viewer."""
 
 from __future__ import annotations
 

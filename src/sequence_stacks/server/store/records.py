@@ -175,14 +175,24 @@ def record_values(record: DataclassInstance, **write: Callable[[Any], Any]) -> t
     """A record's fields as a row's columns, in the fields' order; ``write`` turns the
     named fields into what the database keeps (a flag into 0/1, a mapping into JSON)."""
     fields = dataclasses.fields(record)
+    _known(fields, write)
     return tuple(write.get(field.name, _same)(getattr(record, field.name)) for field in fields)
 
 
 def record_of(cls: type[_Record], row: Sequence[Any], **read: Callable[[Any], Any]) -> _Record:
     """A record from a row's columns in its fields' order (ValueError for another count);
     ``read`` turns the named columns back into their fields' values."""
+    _known(dataclasses.fields(cls), read)
     fields = zip(dataclasses.fields(cls), row, strict=True)
     return cls(**{field.name: read.get(field.name, _same)(value) for field, value in fields})
+
+
+def _known(fields: tuple[dataclasses.Field[Any], ...], converters: Mapping[str, object]) -> None:
+    """Refuse a converter for a field the record does not have (a misspelt name would
+    leave its column unconverted, silently)."""
+    unknown = set(converters).difference(field.name for field in fields)
+    if unknown:
+        raise TypeError(f"no field {sorted(unknown)[0]!r} to convert")
 
 
 def json_text(data: Mapping[str, Any]) -> str:
