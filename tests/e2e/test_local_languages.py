@@ -110,6 +110,9 @@ def test_the_game_on_one_device_in_each_language(
     seat = next(s for s in asked_people(game) if not holds_block(game.state.hands[s]))
     reader.page.click(f'#table-prompt .claim[data-seat="{seat}"]')
     _settled(reader, "#notice:not([hidden])")
+    # It hides itself after 6 s; the screens (desktop then phone) may take longer on a
+    # loaded machine, so it stays until it is clicked (as the table page's test does).
+    reader.page.evaluate("window.sequenceStacks.notice.keep()")
     reader.screen("local-refused-claim", "#notice")
     _open(reader, saves["over"])
     _settled(reader, "#end:not([hidden])")

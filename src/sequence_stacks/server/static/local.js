@@ -588,7 +588,13 @@ async function start() {
 }
 
 // Test hook: the browser tests read the game and ask the engine directly.
-window.sequenceStacks = { game, choice, ask: (request) => engine.ask(request), ready: () => engine?.ready };
+window.sequenceStacks = {
+  game,
+  choice,
+  notice,
+  ask: (request) => engine.ask(request),
+  ready: () => engine?.ready,
+};
 
 loadWords()
   .catch((error) => console.error(`the messages or the catalog did not load: ${error}`))
