@@ -16,8 +16,8 @@ generation, so a larger one pauses longer, but less often, and walks fewer objec
 caught in flight. 400 tables jittered, 20 s, the collector's CPU time: 2,000 ran 79
 collections (210 ms in all, median 2.6 ms, longest 3.6), 10,000 ran 15 (119 ms, median
 7.7, longest 10.6), 20,000 ran 8 (94 ms, median 12.5, longest 15.0); 10,000 is about
-half the CPU of 2,000 with pauses near the jittered p99 target's tenth (docs/server.md,
-"Fifth round"). Reference
+half the CPU of 2,000 with pauses under half the jittered p99 target of 25 ms
+(docs/server.md, "Fifth round"). Reference
 counting still frees every object that is not in a cycle, frozen or not. Cycles among
 objects that lived through a collection (a closed connection's, say) are reclaimed by
 a full collection (a longer pause: it walks the whole heap), then frozen again. It

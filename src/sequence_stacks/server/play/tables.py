@@ -128,7 +128,7 @@ class Tables:
         schedule = Schedule(
             context.settings, clock=context.clock, rng=context.rng, thinker=context.thinker
         )
-        table = Table.rebuild(row, self.context.storage.entries(row.table_id))
+        table = Table.rebuild(row, context.storage.entries(row.table_id))
         humans = [i for i, seat in enumerate(table.seats) if seat.kind == SeatKind.HUMAN]
         schedule.restarted(humans)
         schedule.replan(table)

@@ -182,9 +182,10 @@ def record_values(record: DataclassInstance, **write: Callable[[Any], Any]) -> t
 def record_of(cls: type[_Record], row: Sequence[Any], **read: Callable[[Any], Any]) -> _Record:
     """A record from a row's columns in its fields' order (ValueError for another count);
     ``read`` turns the named columns back into their fields' values."""
-    _known(dataclasses.fields(cls), read)
-    fields = zip(dataclasses.fields(cls), row, strict=True)
-    return cls(**{field.name: read.get(field.name, _same)(value) for field, value in fields})
+    fields = dataclasses.fields(cls)
+    _known(fields, read)
+    columns = zip(fields, row, strict=True)
+    return cls(**{field.name: read.get(field.name, _same)(value) for field, value in columns})
 
 
 def _known(fields: tuple[dataclasses.Field[Any], ...], converters: Mapping[str, object]) -> None:
