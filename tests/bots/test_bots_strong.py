@@ -8,6 +8,7 @@ import statistics
 import pytest
 
 from sequence_stacks.bots import Bot, HeuristicBot, IsmctsBot, make_bot
+from sequence_stacks.bots import ismcts as ismcts_module
 from sequence_stacks.bots.heuristic import Evaluator, Planner
 from sequence_stacks.bots.ismcts import (
     could_complete,
@@ -281,21 +282,23 @@ def test_ismcts_work_limit_stops_dealing_early_but_keeps_the_plans_paired() -> N
 
 
 def test_ismcts_keeps_the_heuristic_plan_unless_another_is_clearly_better() -> None:
-    bot = IsmctsBot(seed=0, z=2.0)
+    def pick(values: list[list[float]], z: float = 2.0) -> int:  # as IsmctsBot(z=z) picks
+        return ismcts_module._pick(values, z)
+
     base = [0.5, 0.6, 0.4, 0.55, 0.45, 0.5]
 
     def stats(*rows: list[float]) -> list[list[float]]:  # the candidates' values, first first
         return [list(row) for row in rows]
 
-    assert bot._pick(stats(base, list(base), [v - 0.01 for v in base])) == 0
+    assert pick(stats(base, list(base), [v - 0.01 for v in base])) == 0
     # Better on every deal by 0.05 (and the third by 0.1): clearly better, the best wins.
     better = [v + 0.05 for v in base]
     best = [v + 0.1 for v in base]
-    assert bot._pick(stats(base, better, best)) == 2
+    assert pick(stats(base, better, best)) == 2
     # Better on average but not beyond two standard errors of the paired difference.
     noisy = [v + d for v, d in zip(base, [0.3, -0.25, 0.2, -0.2, 0.1, -0.1], strict=True)]
-    assert bot._pick(stats(base, noisy)) == 0
-    assert IsmctsBot(seed=0, z=0.0)._pick(stats(base, noisy)) == 1
+    assert pick(stats(base, noisy)) == 0
+    assert pick(stats(base, noisy), z=0.0) == 1
 
 
 def test_ismcts_follows_its_plan_through_the_turn() -> None:

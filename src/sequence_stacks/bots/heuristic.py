@@ -15,8 +15,8 @@ unlock it). Each way of stopping is scored with the best discard by :func:`evalu
   a discard is chosen so that the new top is useful and a useful top is not buried;
   Skip (an extra turn with two players) and Reverse change who plays next.
 
-In a Block window it blocks only a completion that would win, or one that brings a
-seat within one chip of winning while it holds a spare Block (R29).
+Every number of the score and of the Block rule (R29, :func:`should_block`) is a field
+of :class:`~.weights.Weights`; the bot plays with ``DEFAULT_WEIGHTS`` unless given others.
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ from sequence_stacks.engine import (
 from sequence_stacks.engine.play import apply_in_place
 
 from .base import answer_window, legal_actions_of
+from .weights import DEFAULT_WEIGHTS, WIN, Weights
 
 __all__ = [
     "CONTINUING",
@@ -64,27 +65,14 @@ __all__ = [
     "window_chip_needs",
 ]
 
-_WIN: Final = 1_000_000.0
-_NEED_WEIGHT: Final = 100.0
-# What each card laid on a sequence pile in a turn is worth (cards keep flowing, R13).
-PLAYED_CREDIT: Final = 14.0
-_EXTRA_TURN: Final = 45.0
-_KEEP: Final = {
-    Kind.SKIP: 10.0,
-    Kind.REV: 6.0,
-    Kind.SCARD: 10.0,
-    Kind.BLOCK: 30.0,
-    Kind.SCHIP: 28.0,
-}
-_KEEP_WILD: Final = 26.0
-_OPP_LINEAR: Final = 100.0
-_OPP_LINEAR_MULTI: Final = 35.0
-_OPP_CONVEX: Final = 200.0
-_BLOCK_NEED_TWO: Final = 3
-_BLOCK_NEED: Final = 2
-# Card values by table size and pile lengths (a few thousand keys in practice; shared by
-# every evaluator, cleared if it ever grows past the bound).
-_CARD_VALUES: Final[dict[tuple[int, ...], list[float]]] = {}
+_WIN: Final = WIN
+# What each card laid on a sequence pile in a turn is worth to the default weights (cards
+# keep flowing, R13); the search's leaf adds it (bots/leaf.py).
+PLAYED_CREDIT: Final = DEFAULT_WEIGHTS.played
+# Card values by weights, then by table size and pile lengths (a few thousand keys in
+# practice; shared by every evaluator of those weights, cleared if it ever grows past
+# the bound).
+_CARD_VALUES: Final[dict[Weights, dict[tuple[int, ...], list[float]]]] = {}
 _CARD_VALUES_MAX: Final = 100_000
 # The action types after which the turn goes on (a discard or a pass ends it, R19).
 CONTINUING: Final = frozenset(
@@ -98,14 +86,6 @@ CONTINUING: Final = frozenset(
 )
 
 
-def _threat(need: int, player_count: int) -> float:
-    """How dangerous an opponent ``need`` chips from winning is (grows faster near 0)."""
-    if need <= 0:
-        return _WIN
-    linear = _OPP_LINEAR if player_count == 2 else _OPP_LINEAR_MULTI
-    return linear * (10 - need) + _OPP_CONVEX * 0.5 ** (need - 1)
-
-
 @dataclasses.dataclass(slots=True)
 class Evaluator:
     """Scores positions for one seat; built once per decision from its view.
@@ -115,6 +95,8 @@ class Evaluator:
         unseen: per card kind, the cards that seat cannot see (others' hands, draw).
         unseen_total: how many cards that is.
         calls: how many positions it has scored (a measure of search work).
+        weights: the numbers of the score (bots/weights.py; the ``heuristic`` bot's
+            by default).
 
     What a score is built from depends on few facts of a position (the pile lengths,
     the chips, the discard tops), so those parts are remembered (the card values for
@@ -127,6 +109,10 @@ class Evaluator:
     unseen: list[int]
     unseen_total: int
     calls: int = 0
+    weights: Weights = DEFAULT_WEIGHTS
+    _card_values: dict[tuple[int, ...], list[float]] = dataclasses.field(
+        default_factory=dict, repr=False, compare=False
+    )
     _chip_scores: dict[tuple[int, ...], float] = dataclasses.field(
         default_factory=dict, repr=False, compare=False
     )
@@ -138,8 +124,8 @@ class Evaluator:
     )
 
     @classmethod
-    def from_view(cls, view: View) -> Evaluator:
-        """Count the cards ``view``'s seat cannot see, by kind."""
+    def from_view(cls, view: View, weights: Weights = DEFAULT_WEIGHTS) -> Evaluator:
+        """Count the cards ``view``'s seat cannot see, by kind; score with ``weights``."""
         assert view.seat is not None
         seen: set[int] = set(view.hand or ())
         for zone in (view.piles, view.discards, view.known_cards):
@@ -155,7 +141,10 @@ class Evaluator:
         for card in deck:
             if card not in seen:
                 unseen[CARD_KIND[card]] += 1
-        return cls(view.seat, settings, unseen, max(1, sum(unseen)))
+        values = _CARD_VALUES.get(weights)
+        if values is None:
+            values = _CARD_VALUES[weights] = {}
+        return cls(view.seat, settings, unseen, max(1, sum(unseen)), 0, weights, values)
 
     def fit_chance(self, kinds: Sequence[int], cards: int) -> float:
         """The chance that ``cards`` unseen cards hold at least one of ``kinds``."""
@@ -174,7 +163,7 @@ class Evaluator:
             return _WIN if result.winner == self.seat else -_WIN
         return (
             self._chip_score(state)
-            + PLAYED_CREDIT * played
+            + self.weights.played * played
             + self._hand_score(state, discard_kind)
             - self.feeding(state)
         )
@@ -188,12 +177,13 @@ class Evaluator:
 
     def _chip_score_of(self, state: State) -> float:
         settings = self.settings
-        score = -_NEED_WEIGHT * chips_needed(settings, state.chips[self.seat])
-        score += 2.0 * sum(state.chips[self.seat])
+        weights = self.weights
+        score = -weights.need * chips_needed(settings, state.chips[self.seat])
+        score += weights.own_chip * sum(state.chips[self.seat])
         count = state.player_count
         for other, chips in enumerate(state.chips):
             if other != self.seat:
-                score -= _threat(chips_needed(settings, chips), count)
+                score -= weights.threat(chips_needed(settings, chips), count)
         return score
 
     def _hand_score(self, state: State, discard_kind: int | None) -> float:
@@ -209,24 +199,27 @@ class Evaluator:
             score += values[kind] / counts[kind]
         own = state.discards[seat]
         old_top = CARD_KIND[own[-1]] if own else None
+        weights = self.weights
         if discard_kind is not None:
-            score += 0.5 * values[discard_kind]
+            score += weights.discard_new * values[discard_kind]
             if old_top is not None:
-                score -= 0.4 * values[old_top]
+                score -= weights.discard_old * values[old_top]
                 if stacks_on(discard_kind, old_top):
-                    score += 6.0
+                    score += weights.stack_bonus
         elif old_top is not None:
-            score += 0.1 * values[old_top]
+            score += weights.keep_top * values[old_top]
         return score
 
     def _values_of(self, state: State) -> list[float]:
         """What holding one card of each kind is worth with ``state``'s piles."""
         key = (state.player_count, *map(len, state.piles))
-        values = _CARD_VALUES.get(key)
+        known = self._card_values
+        values = known.get(key)
         if values is None:
-            if len(_CARD_VALUES) >= _CARD_VALUES_MAX:
-                _CARD_VALUES.clear()
-            values = _CARD_VALUES[key] = [_card_value(state, kind, 1) for kind in range(len(Kind))]
+            if len(known) >= _CARD_VALUES_MAX:
+                known.clear()
+            weights = self.weights
+            values = known[key] = [_card_value(state, kind, weights) for kind in range(len(Kind))]
         return values
 
     def feeding(self, state: State) -> float:
@@ -235,7 +228,7 @@ class Evaluator:
 
     def _feeding_by(self, state: State, order: list[int]) -> float:
         if not order:
-            return -_EXTRA_TURN
+            return -self.weights.extra_turn
         supply = state.supply
         unlimited = self.settings.chip_supply is None
         per_colour = self.settings.piles_per_colour
@@ -274,19 +267,20 @@ class Evaluator:
                 return 1.0
             return self.fit_chance((five, wild), hand)
         first = 1.0 if top in (four, wild) else self.fit_chance((four, wild), hand)
-        return 0.6 * first * self.fit_chance((five, wild), hand)
+        return self.weights.second_step * first * self.fit_chance((five, wild), hand)
 
     def _chip_worth(self, blue: int, red: int, colour: int) -> float:
         """What a chip of ``colour`` is worth to a seat holding ``blue`` and ``red``."""
         settings = self.settings
+        weights = self.weights
         count = settings.player_count
         before = chips_needed(settings, (blue, red))
         gained = [blue, red]
         gained[colour] += 1
         after = chips_needed(settings, gained)
         if after == 0:
-            return 0.5 * _WIN / 100.0 * (3.0 if count == 2 else 1.0)
-        return _threat(after, count) - _threat(before, count)
+            return 0.5 * _WIN / 100.0 * (weights.winning_chip_two if count == 2 else 1.0)
+        return weights.threat(after, count) - weights.threat(before, count)
 
 
 def stacks_on(kind: int, top: int) -> bool:
@@ -313,18 +307,14 @@ def _distance(state: State, kind: int) -> int:
     return best
 
 
-def _card_value(state: State, kind: int, copy: int) -> float:
-    """What holding the ``copy``-th card of ``kind`` is worth."""
+def _card_value(state: State, kind: int, weights: Weights) -> float:
+    """What holding one card of ``kind`` is worth (a second one of a kind counts half,
+    a third a third: :meth:`Evaluator._hand_score`)."""
     if kind_colour(kind) < 0:  # an action card
-        value = _KEEP[Kind(kind)]
-        if kind == Kind.SKIP and state.player_count == 2:
-            value = 22.0
-        if kind == Kind.REV and state.player_count == 2:
-            value = 0.0
-        return value / copy
+        return weights.keep(kind, state.player_count == 2)
     if kind_rank(kind) == 0:
-        return _KEEP_WILD / copy
-    return max(0.0, 12.0 - 3.0 * _distance(state, kind)) / copy
+        return weights.keep_wild
+    return max(0.0, weights.card_base - weights.card_step * _distance(state, kind))
 
 
 def _next_players(state: State, seat: int) -> list[int]:
@@ -363,12 +353,12 @@ def window_chip_needs(view: View) -> tuple[int, int] | None:
     return chips_needed(settings, view.chips[completer]), chips_needed(settings, chips)
 
 
-def should_block(view: View) -> bool:
+def should_block(view: View, weights: Weights = DEFAULT_WEIGHTS) -> bool:
     """R29: whether to spend a Block on the completion in ``view``'s open window.
 
-    Always when the chip would win; with two players whenever the chip brings the
-    completer closer to winning; with more, when it brings the completer within
-    ``_BLOCK_NEED`` chips of winning and the completer leads (or a spare Block is held).
+    Always when the chip would win; with two players when the chip leaves the completer
+    ``weights.block_need_two`` chips or fewer from winning; with more, within
+    ``weights.block_need`` chips when the completer leads (or a spare Block is held).
     """
     needs = window_chip_needs(view)
     completer = view.window_completer
@@ -381,10 +371,10 @@ def should_block(view: View) -> bool:
     if need == before:
         return False
     if settings.player_count == 2:
-        return need <= _BLOCK_NEED_TWO
+        return need <= weights.block_need_two
     blocks = sum(1 for card in view.hand if CARD_KIND[card] == Kind.BLOCK)
     others = [chips_needed(settings, c) for s, c in enumerate(view.chips) if s != completer]
-    return need <= _BLOCK_NEED and (need <= min(others) or blocks >= 2)
+    return need <= weights.block_need and (need <= min(others) or blocks >= 2)
 
 
 class Planner:
@@ -475,20 +465,25 @@ def _key(state: State, seat: int, played: int) -> tuple[object, ...]:
 class HeuristicBot:
     """A turn-planning heuristic player (see the module docstring)."""
 
-    def __init__(self, *, seed: int | None = None) -> None:
+    def __init__(self, *, seed: int | None = None, weights: Weights = DEFAULT_WEIGHTS) -> None:
         self.name = "heuristic"
         self.rng = random.Random(seed)
+        self.weights = weights
+
+    def wants_block(self, view: View) -> bool:
+        """R29: this bot's answer to a Block window (:func:`should_block`)."""
+        return should_block(view, self.weights)
 
     def choose(self, view: View) -> Action:
         """Return the first action of the best-scoring plan for this turn."""
         if view.phase == Phase.BLOCK_WINDOW:
-            return answer_window(view, should_block)
+            return answer_window(view, self.wants_block)
         legal = legal_actions_of(view)
         if len(legal) == 1:
             return legal[0][1]
         assert view.seat is not None
         state = resample(view, view.seat, self.rng)
-        planner = Planner(Evaluator.from_view(view), view.seat, view.settings)
+        planner = Planner(Evaluator.from_view(view, self.weights), view.seat, view.settings)
         _, best = planner.best(state, 0)
         action_id = best[0] if len(best) == 1 else self.rng.choice(best)
         return planner.table[action_id]

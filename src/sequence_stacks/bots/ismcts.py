@@ -59,6 +59,7 @@ from .plans import (
     view_signature,
 )
 from .playout import Rollout
+from .weights import DEFAULT_WEIGHTS, Weights
 
 __all__ = [
     "LEAF_FEATURES",
@@ -195,6 +196,9 @@ class IsmctsBot:
             long at every table size.
         opponent_nodes: the node budget of each opponent's planner in a playout.
         horizon: rounds a playout plays before its leaf value (:class:`Rollout`).
+        weights: the heuristic's weights (bots/weights.py) by which the bot ranks its
+            own candidate plans and answers a Block window it does not search; the
+            playouts' opponents and the leaf value keep the default weights.
     """
 
     def __init__(
@@ -213,6 +217,7 @@ class IsmctsBot:
         budget_scale: float = 1.0,
         opponent_nodes: int = PLANNER_NODES,
         horizon: int = 1,
+        weights: Weights = DEFAULT_WEIGHTS,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
@@ -233,6 +238,7 @@ class IsmctsBot:
         self.block_search = block_search
         self.race = race
         self.budget_scale = budget_scale
+        self.weights = weights
         if leaf is None:
             leaf = HeuristicLeaf()
         self.rollout = Rollout(leaf, opponent_nodes=opponent_nodes, horizon=horizon)
@@ -320,7 +326,7 @@ class IsmctsBot:
         both answers are played out on the same deals up to the bot's next turn and the
         heuristic's rule is overruled only when the other answer is better by ``z``
         standard errors; without it, the rule decides."""
-        rule = should_block(view)
+        rule = should_block(view, self.weights)
         needs = window_chip_needs(view)  # None: no chip to take (R17), nothing to stop
         if not self.block_search or needs is None or needs[1] == 0:
             return BlockSearch(rule, [], [])
@@ -336,7 +342,7 @@ class IsmctsBot:
 
         values, _ = self._sample(view, None, answers, playout, race=False)
         by_answer = dict(zip(answers, values, strict=True))
-        return BlockSearch(answers[self._pick(values)], by_answer[True], by_answer[False])
+        return BlockSearch(answers[_pick(values, self.z)], by_answer[True], by_answer[False])
 
     # --- searching -----------------------------------------------------------------
 
@@ -347,9 +353,10 @@ class IsmctsBot:
         settings = view.settings
         actions = action_space(settings.player_count, settings.piles_per_colour).actions_of(seat)
         evaluator = Evaluator.from_view(view)
+        ranker = Evaluator.from_view(view, self.weights)  # the same scores, other caches
         first = self._deal(view)
         count = self.candidate_count or default_candidates(settings.player_count)
-        plans = enumerate_plans(first, seat, actions, evaluator)[:count]
+        plans = enumerate_plans(first, seat, actions, ranker)[:count]
         if len(plans) == 1 or plans[0].score >= _SURE_WIN:
             return Search([PlanStats(plan.ids, plan.score, []) for plan in plans], 0, 0)
 
@@ -361,7 +368,7 @@ class IsmctsBot:
         race = default_race(settings.player_count) if self.race is None else self.race
         values, done = self._sample(view, first, plans, playout, race=race)
         stats = [PlanStats(p.ids, p.score, v) for p, v in zip(plans, values, strict=True)]
-        return Search(stats, self._pick(values), done)
+        return Search(stats, _pick(values, self.z), done)
 
     def compare(self, view: View, plans: Sequence[Sequence[int]]) -> list[PlanStats]:
         """Play the given plans (action ids from ``view``, its seat's turn) out on the
@@ -434,17 +441,6 @@ class IsmctsBot:
                 break
         return values, done
 
-    def _pick(self, values: list[list[float]]) -> int:
-        """The first option (the heuristic's choice), unless another beats it clearly on
-        the same deals: by more than ``z`` standard errors of the paired difference."""
-        best, best_gain = 0, 0.0
-        base = values[0]
-        for index in range(1, len(values)):
-            gain, error = _paired(values[index], base)
-            if gain > best_gain and gain > self.z * error:
-                best, best_gain = index, gain
-        return best
-
     def _deal(self, view: View) -> State:
         """A determinization, re-dealt while it contradicts the inference."""
         assert view.seat is not None
@@ -461,6 +457,18 @@ class IsmctsBot:
                 break
             state = resample(view, view.seat, self.rng)
         return state
+
+
+def _pick(values: list[list[float]], z: float) -> int:
+    """The first option (the heuristic's choice), unless another beats it clearly on
+    the same deals: by more than ``z`` standard errors of the paired difference."""
+    best, best_gain = 0, 0.0
+    base = values[0]
+    for index in range(1, len(values)):
+        gain, error = _paired(values[index], base)
+        if gain > best_gain and gain > z * error:
+            best, best_gain = index, gain
+    return best
 
 
 def _paired(values: list[float], base: list[float]) -> tuple[float, float]:
