@@ -65,7 +65,6 @@ __all__ = [
     "window_chip_needs",
 ]
 
-_WIN: Final = WIN
 # What each card laid on a sequence pile in a turn is worth to the default weights (cards
 # keep flowing, R13); the search's leaf adds it (bots/leaf.py).
 PLAYED_CREDIT: Final = DEFAULT_WEIGHTS.played
@@ -160,7 +159,7 @@ class Evaluator:
         if state.is_over:
             result = state.result
             assert result is not None
-            return _WIN if result.winner == self.seat else -_WIN
+            return WIN if result.winner == self.seat else -WIN
         return (
             self._chip_score(state)
             + self.weights.played * played
@@ -279,7 +278,7 @@ class Evaluator:
         gained[colour] += 1
         after = chips_needed(settings, gained)
         if after == 0:
-            return 0.5 * _WIN / 100.0 * (weights.winning_chip_two if count == 2 else 1.0)
+            return 0.5 * WIN / 100.0 * (weights.winning_chip_two if count == 2 else 1.0)
         return weights.threat(after, count) - weights.threat(before, count)
 
 
@@ -425,7 +424,7 @@ class Planner:
         if known is not None:
             return known
         self.nodes += 1
-        best = -2 * _WIN
+        best = -2 * WIN
         for action_id in legal_action_ids(state, self.seat):
             action = self.table[action_id]
             if action.type not in CONTINUING and action.type != ActionType.DISCARD:

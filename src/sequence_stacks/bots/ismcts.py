@@ -353,7 +353,10 @@ class IsmctsBot:
         settings = view.settings
         actions = action_space(settings.player_count, settings.piles_per_colour).actions_of(seat)
         evaluator = Evaluator.from_view(view)
-        ranker = Evaluator.from_view(view, self.weights)  # the same scores, other caches
+        # The playouts score with the defaults (the leaf is fitted to them); the bot's own
+        # candidates are ranked with its weights: one evaluator when they are the same.
+        weights = self.weights
+        ranker = evaluator if weights == DEFAULT_WEIGHTS else Evaluator.from_view(view, weights)
         first = self._deal(view)
         count = self.candidate_count or default_candidates(settings.player_count)
         plans = enumerate_plans(first, seat, actions, ranker)[:count]
