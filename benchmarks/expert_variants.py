@@ -8,21 +8,62 @@ One JSON line per finished game goes to FILE, and a rerun with the same FILE pla
 the games it lacks. It prints the running win rate and, at the end, the 95% Wilson
 interval. The variants are the options of ``IsmctsBot`` measured for the expert in
 docs/bots.md ("The expert"); a screen of a few hundred games finds only large gains.
+
+Two variants are bounds, not bots: ``peek`` is the expert given the opponents' true
+hands (its deals keep every hand as it is and shuffle only the draw pile: a perfect
+reading of the opponent, the most any inference could give), and ``peek4`` the same at
+twice the expert's search. They measure how much of what the search lacks is the
+hidden hands rather than the draw pile no one can know (docs/bots.md).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 from sequence_stacks.bots import Bot, make_bot
 from sequence_stacks.bots.expert import make_expert
-from sequence_stacks.engine import Settings
+from sequence_stacks.engine import Settings, State, View, new_game
+from sequence_stacks.engine.rng import shuffle_with
+from sequence_stacks.engine.state import AWAITING, BLOCK_WINDOW, PASSED
 from sequence_stacks.sim import play_game
 from sequence_stacks.sim.dossier.intervals import wilson
+
+
+class _Truth:
+    """The game's true state, for the ``peek`` bounds: set before a game, then kept
+    by ``play_game``'s ``on_action`` (which hands over its one state object)."""
+
+    def __init__(self) -> None:
+        self.state: State | None = None
+
+    def seen(self, state: State) -> None:
+        self.state = state
+
+    def deal(self, view: View, rng: random.Random) -> State:
+        """The true position with only the draw pile shuffled again (every hand as it
+        is) and a fresh seed; other seats' hidden Block answers read as passes, as
+        ``resample`` makes them."""
+        assert self.state is not None
+        assert view.seat is not None
+        if self.state.turn_count != view.turn_count or self.state.current != view.current:
+            raise RuntimeError("the peeking bot's view is not of the true state")
+        state = self.state.clone()
+        shuffle_with(rng, state.draw)
+        state.seed = rng.getrandbits(63)
+        if state.phase == BLOCK_WINDOW:
+            answers = state.window_answers
+            for other in range(state.player_count):
+                if other != view.seat and answers[other] != AWAITING:
+                    answers[other] = PASSED
+        return state
+
+
+TRUTH = _Truth()
 
 VARIANTS: dict[str, Callable[[int], Bot]] = {
     "expert": lambda seed: make_expert(seed=seed),
@@ -32,6 +73,9 @@ VARIANTS: dict[str, Callable[[int], Bot]] = {
     "opp300": lambda seed: make_expert(seed=seed, opponent_nodes=300),
     # Playouts two rounds deep (the bot's next turn played by the planner too).
     "h2": lambda seed: make_expert(seed=seed, horizon=2),
+    # Bounds (see the module's docstring): the opponents' true hands.
+    "peek": lambda seed: make_expert(seed=seed, dealer=TRUTH.deal),
+    "peek4": lambda seed: make_expert(seed=seed, dealer=TRUTH.deal, budget_scale=4.0),
 }
 
 
@@ -51,7 +95,9 @@ def main() -> None:
         seat = game % 2
         names = [args.variant if s == seat else args.against for s in range(2)]
         bots = [VARIANTS[name](args.seed * 100_000 + game * 10 + s) for s, name in enumerate(names)]
-        state, _ = play_game(settings, f"{args.seed}-{game // 2}", bots)
+        deal = f"{args.seed}-{game // 2}"
+        TRUTH.state = new_game(settings, deal)
+        state, _ = play_game(settings, deal, bots, on_action=TRUTH.seen)
         result = state.result
         won = int(result is not None and result.winner == seat)
         wins += won

@@ -2,6 +2,8 @@
 
 import io
 import json
+import random
+from collections.abc import Callable
 from contextlib import redirect_stdout
 from pathlib import Path
 
@@ -11,7 +13,16 @@ from sequence_stacks.bots import IsmctsBot, make_bot
 from sequence_stacks.bots.expert import EXPERT_OPTIONS, make_expert
 from sequence_stacks.bots.ismcts import default_iterations
 from sequence_stacks.cli import main
-from sequence_stacks.engine import GameRecord, Settings, legal_action_ids, new_game, observe
+from sequence_stacks.engine import (
+    GameRecord,
+    Settings,
+    State,
+    View,
+    legal_action_ids,
+    new_game,
+    observe,
+    resample,
+)
 from sequence_stacks.sim import play_game
 
 
@@ -80,3 +91,35 @@ def test_budget_scale_multiplies_the_default_deals_of_every_search() -> None:
 def test_budget_scale_must_be_positive() -> None:
     with pytest.raises(ValueError, match="budget_scale"):
         IsmctsBot(budget_scale=0.0)
+
+
+def test_a_dealer_draws_every_deal_and_the_default_is_resample() -> None:
+    """``dealer`` (for measuring bounds, docs/bots.md) draws each of a search's deals;
+    one that resamples the view as the bot does plays the default bot's game exactly,
+    and one that hands over the true position is asked for every deal."""
+    settings = Settings(player_count=2)
+
+    def digest(dealer: Callable[[View, random.Random], State] | None) -> str | None:
+        bots = [
+            IsmctsBot(seed=5, iterations=4, candidates=3, dealer=dealer),
+            make_bot("heuristic", seed=6),
+        ]
+        return play_game(settings, 12, bots)[1].digest
+
+    def resampled(view: View, rng: random.Random) -> State:
+        assert view.seat is not None
+        return resample(view, view.seat, rng)
+
+    assert digest(resampled) == digest(None)
+    state = new_game(settings, 11)
+    seat = state.current
+    asked: list[int] = []
+
+    def true_position(view: View, rng: random.Random) -> State:
+        assert view == observe(state, seat)
+        asked.append(view.turn_count)
+        return state.clone()
+
+    bot = IsmctsBot(seed=1, work_limit=10**9, iterations=6, dealer=true_position)
+    (stats,) = bot.compare(observe(state, seat), [[legal_action_ids(state, seat)[0]]])
+    assert len(asked) == len(stats.values) == 6

@@ -196,9 +196,10 @@ class IsmctsBot:
             long at every table size.
         opponent_nodes: the node budget of each opponent's planner in a playout.
         horizon: rounds a playout plays before its leaf value (:class:`Rollout`).
-        weights: the heuristic's weights (bots/weights.py) by which the bot ranks its
-            own candidate plans and answers a Block window it does not search; the
-            playouts' opponents and the leaf value keep the default weights.
+        weights: the heuristic's weights (bots/weights.py) for ranking its own plans and
+            its unsearched Block answers; the playouts and the leaf keep the defaults.
+        dealer: how deals are drawn, ``dealer(view, rng)``; None: ``resample`` of the
+            bot's own view (another only measures what knowing more is worth).
     """
 
     def __init__(
@@ -218,6 +219,7 @@ class IsmctsBot:
         opponent_nodes: int = PLANNER_NODES,
         horizon: int = 1,
         weights: Weights = DEFAULT_WEIGHTS,
+        dealer: Callable[[View, random.Random], State] | None = None,
     ) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
@@ -239,6 +241,7 @@ class IsmctsBot:
         self.race = race
         self.budget_scale = budget_scale
         self.weights = weights
+        self.dealer = dealer
         if leaf is None:
             leaf = HeuristicLeaf()
         self.rollout = Rollout(leaf, opponent_nodes=opponent_nodes, horizon=horizon)
@@ -447,6 +450,8 @@ class IsmctsBot:
     def _deal(self, view: View) -> State:
         """A determinization, re-dealt while it contradicts the inference."""
         assert view.seat is not None
+        if self.dealer is not None:  # a bound's dealer (docs/bots.md), never a bot's
+            return self.dealer(view, self.rng)
         state = resample(view, view.seat, self.rng)
         constraint = self._constraint
         if not self.inference or constraint is None or constraint[0] != view.turn_count:
