@@ -1,8 +1,9 @@
-"""Screen a variant of the expert's search against another bot in two-player games.
+"""Screen a variant of the expert's search against another bot.
 
 Run: ``python -m benchmarks.expert_variants VARIANT --games N --seed S --out FILE``
-(``--against heuristic`` by default). The variant and its opponent swap seats every
-game and the two games of a pair share a deal (game seed ``"S-<pair>"``); each bot's
+(``--against heuristic`` by default, ``--players 2`` by default). The variant's seat
+moves round the table every game and the games of one round share a deal (game seed
+``"S-<round>"``: with two players the two games of a pair); each bot's
 seed is ``S * 100000 + game * 10 + seat``, so a run is a function of its arguments.
 One JSON line per finished game goes to FILE, and a rerun with the same FILE plays only
 the games it lacks. It prints the running win rate and, at the end, the 95% Wilson
@@ -85,17 +86,26 @@ def main() -> None:
     parser.add_argument("--against", choices=sorted(VARIANTS), default="heuristic")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=500)
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=2,
+        choices=range(2, 7),
+        help="table size: the variant against players-1 of --against, its seat rotated "
+        "every game and the table's rotations sharing a deal (default 2)",
+    )
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
     rows = args.out.read_text().splitlines() if args.out.exists() else []
     wins = sum(int(json.loads(row)["won"]) for row in rows)
     started = time.perf_counter()
-    settings = Settings(player_count=2)
+    players = args.players
+    settings = Settings(player_count=players)
     for game in range(len(rows), args.games):
-        seat = game % 2
-        names = [args.variant if s == seat else args.against for s in range(2)]
+        seat = game % players
+        names = [args.variant if s == seat else args.against for s in range(players)]
         bots = [VARIANTS[name](args.seed * 100_000 + game * 10 + s) for s, name in enumerate(names)]
-        deal = f"{args.seed}-{game // 2}"
+        deal = f"{args.seed}-{game // players}"
         TRUTH.state = new_game(settings, deal)
         state, _ = play_game(settings, deal, bots, on_action=TRUTH.seen)
         result = state.result

@@ -36,7 +36,8 @@ _FACTORIES: Final[dict[str, tuple[Callable[..., Bot], str]]] = {
     "expert": (
         make_expert,
         "ISMCTS searching twice as long (twice the deals and work cap): the longest "
-        "thinker, not measurably stronger than ismcts (docs/bots.md)",
+        "thinker: as strong as ismcts against heuristic, a little stronger than ismcts "
+        "head to head (docs/bots.md)",
     ),
 }
 
