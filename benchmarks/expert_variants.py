@@ -10,11 +10,13 @@ the games it lacks. It prints the running win rate and, at the end, the 95% Wils
 interval. The variants are the options of ``IsmctsBot`` measured for the expert in
 docs/bots.md ("The expert"); a screen of a few hundred games finds only large gains.
 
-Two variants are bounds, not bots: ``peek`` is the expert given the opponents' true
+Three variants are bounds, not bots: ``peek`` is the expert given the opponents' true
 hands (its deals keep every hand as it is and shuffle only the draw pile: a perfect
 reading of the opponent, the most any inference could give), and ``peek4`` the same at
 twice the expert's search. They measure how much of what the search lacks is the
-hidden hands rather than the draw pile no one can know (docs/bots.md).
+hidden hands rather than the draw pile no one can know (docs/bots.md); ``oracle`` is
+the expert given the true position itself, the draw pile's order included, which
+measures what that order is worth.
 """
 
 from __future__ import annotations
@@ -45,15 +47,25 @@ class _Truth:
     def seen(self, state: State) -> None:
         self.state = state
 
+    def oracle(self, view: View, rng: random.Random) -> State:
+        """The true position itself, draw pile and seed included: the future as it
+        will come (no fair bot's bound: how much the draw pile's order is worth)."""
+        del rng
+        return self.deal_of(view).clone()
+
+    def deal_of(self, view: View) -> State:
+        """The true state, checked to be the one ``view`` is of."""
+        assert self.state is not None
+        if self.state.turn_count != view.turn_count or self.state.current != view.current:
+            raise RuntimeError("the peeking bot's view is not of the true state")
+        return self.state
+
     def deal(self, view: View, rng: random.Random) -> State:
         """The true position with only the draw pile shuffled again (every hand as it
         is) and a fresh seed; other seats' hidden Block answers read as passes, as
         ``resample`` makes them."""
-        assert self.state is not None
         assert view.seat is not None
-        if self.state.turn_count != view.turn_count or self.state.current != view.current:
-            raise RuntimeError("the peeking bot's view is not of the true state")
-        state = self.state.clone()
+        state = self.deal_of(view).clone()
         shuffle_with(rng, state.draw)
         state.seed = rng.getrandbits(63)
         if state.phase == BLOCK_WINDOW:
@@ -77,6 +89,7 @@ VARIANTS: dict[str, Callable[[int], Bot]] = {
     # Bounds (see the module's docstring): the opponents' true hands.
     "peek": lambda seed: make_expert(seed=seed, dealer=TRUTH.deal),
     "peek4": lambda seed: make_expert(seed=seed, dealer=TRUTH.deal, budget_scale=4.0),
+    "oracle": lambda seed: make_expert(seed=seed, dealer=TRUTH.oracle),
 }
 
 
