@@ -62,6 +62,9 @@ __all__ = [
 ]
 
 HISTORY_LIMIT: Final = 5000  # entries kept in memory for catching up
+# Versions for which a command's id is remembered (answered as a duplicate if sent
+# again): at least this many, at most twice as many, so the memory stays bounded.
+IDS_REMEMBERED: Final = HISTORY_LIMIT
 CATCH_UP_LIMIT: Final = 1000  # most missed entries a sync sends one by one
 LOG_LIMIT: Final = 400  # most entries of the current game a reset sync sends
 ANSWERS: Final = (ActionType.PASS, ActionType.BLOCK)
@@ -201,13 +204,24 @@ class Table(Seating):
             raise ValueError(f"entry {version} does not follow version {self.version}")
         client = getattr(payload, "client", None)
         if client is not None:
-            self.client_ids[(self._sender_hash(payload), client)] = version
+            self._remember(client, payload, version)
         applied = self._apply(version, payload)
         self.version = version
         self.history.append(applied)
         if len(self.history) > HISTORY_LIMIT:
             del self.history[: len(self.history) - HISTORY_LIMIT]
         return applied
+
+    def _remember(self, client: str, payload: LogPayload, version: int) -> None:
+        """Note a command's id, forgetting those more than ``IDS_REMEMBERED`` versions
+        old once there are twice as many. A command sent again after that long was
+        decided on a version long gone, so it is refused as stale (docs/protocol.md),
+        never applied twice; the ids of a table played for months do not pile up."""
+        ids = self.client_ids
+        ids[(self._sender_hash(payload), client)] = version
+        if len(ids) > 2 * IDS_REMEMBERED:
+            oldest = version - IDS_REMEMBERED
+            self.client_ids = {key: seen for key, seen in ids.items() if seen > oldest}
 
     def _sender_hash(self, payload: LogPayload) -> str | None:
         """The token hash of the seat that sent a client's command, as it was then.
