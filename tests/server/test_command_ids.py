@@ -45,7 +45,7 @@ def _resend(table: Table, sent: tuple[str, int, int, Action]) -> int | None:
     """What the service does with a command sent again: the version of a duplicate, or
     None when it is refused as stale (anything else fails the test)."""
     client_id, version, seat, action = sent
-    done = table.client_ids.get((f"h{seat}", client_id))
+    done = table.accepted(f"h{seat}", client_id)
     if done is not None:
         return done
     command = commands.Act(id=client_id, version=version, action=action)

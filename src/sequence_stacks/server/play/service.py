@@ -290,7 +290,7 @@ class TableService:
             try:
                 # Who holds the seat now, not who did at hello (a seat changes hands).
                 seat = self._seat(table, subscriber, "do that; take a seat first")
-                done = table.client_ids.get((subscriber.token_hash, command.id))
+                done = table.accepted(subscriber.token_hash, command.id)
                 if done is not None:
                     subscriber.send(self.frames.ack(command.id, done, duplicate=True))
                     return

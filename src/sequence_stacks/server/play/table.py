@@ -212,6 +212,11 @@ class Table(Seating):
             del self.history[: len(self.history) - HISTORY_LIMIT]
         return applied
 
+    def accepted(self, token_hash: str | None, client: str) -> int | None:
+        """The version a command with this id from this token produced, if it is still
+        remembered (a command sent again is then a duplicate, docs/protocol.md)."""
+        return self.client_ids.get((token_hash, client))
+
     def _remember(self, client: str, payload: LogPayload, version: int) -> None:
         """Note a command's id, forgetting those more than ``IDS_REMEMBERED`` versions
         old once there are twice as many. A command sent again after that long was
