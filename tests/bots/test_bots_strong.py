@@ -11,7 +11,6 @@ from sequence_stacks.bots import Bot, HeuristicBot, IsmctsBot, make_bot
 from sequence_stacks.bots import ismcts as ismcts_module
 from sequence_stacks.bots.heuristic import Evaluator, Planner
 from sequence_stacks.bots.ismcts import (
-    could_complete,
     default_candidates,
     default_iterations,
     default_race,
@@ -332,46 +331,6 @@ def test_ismcts_follows_its_plan_through_the_turn() -> None:
         else:
             assert taken == list(plan[: len(taken)])
     assert followed > 6
-
-
-def test_could_complete_reads_hands_against_open_piles() -> None:
-    cards = Cards(2)
-    settings = Settings(player_count=2)
-    blue_three = (3, 0, 0, 0)
-    assert could_complete(cards("B4", "B5"), blue_three, (20, 20), settings)
-    assert could_complete(cards("B4", "BW"), blue_three, (20, 20), settings)
-    assert could_complete(cards("BW", "BW"), blue_three, None, settings)
-    assert not could_complete(cards("B4", "R5"), blue_three, (20, 20), settings)
-    assert not could_complete(cards("B4", "B5"), blue_three, (0, 20), settings)
-    assert not could_complete(cards("B2", "B3", "B4", "B5"), (1, 0, 0, 0), (20, 20), settings)
-    assert could_complete(cards("R5"), (0, 0, 2, 4), (20, 20), settings)
-
-
-def test_ismcts_inference_redeals_hands_that_could_have_completed() -> None:
-    checked = 0
-    for seed in range(40):
-        state = _turn_start(2, 100 + seed)
-        seat = state.current
-        other = 1 - seat
-        lengths = tuple(len(pile) for pile in state.piles)
-        if not any(length >= 3 for length in lengths):
-            continue
-        view = observe(state, seat)
-        top = view.discards[other][-1] if view.discards[other] else None
-        bot = IsmctsBot(seed=seed, inference=True)
-        bot._note_turn_start(view)
-        plain = IsmctsBot(seed=seed, inference=False)
-        plain._note_turn_start(view)
-        hits = 0
-        for _ in range(30):
-            deal = bot._deal(view)
-            hand = list(deal.hands[other]) + ([top] if top is not None else [])
-            assert not could_complete(hand, lengths, view.supply, view.settings)
-            loose = plain._deal(view)
-            hand = list(loose.hands[other]) + ([top] if top is not None else [])
-            hits += could_complete(hand, lengths, view.supply, view.settings)
-        checked += hits > 0
-    assert checked >= 3  # uniform deals do give it completing hands; inferred ones never
 
 
 # --- tactics on rigged positions ---------------------------------------------------------

@@ -12,8 +12,7 @@ behind the heuristic's first plan plays no more deals. The first plan is played 
 another did better on the same deals by more than ``z`` standard errors of the paired
 difference; the rest of a chosen plan is followed while the view is as expected. A
 Block window in which the bot holds a Block is searched the same way (a chip that would
-win is always blocked). Two-player deals may be weighted by one inference
-(``inference``). How each part works, why, and how it was tuned: docs/bots.md,
+win is always blocked). How each part works, why, and how it was tuned: docs/bots.md,
 "``ismcts``". The parts live beside it: :mod:`.plans` (a turn's plans, one played on a
 deal), :mod:`.playout` (a deal played on and valued) and :mod:`.leaf` (the values).
 
@@ -52,7 +51,6 @@ from .plans import (
     PASS,
     PLANNER_NODES,
     Plan,
-    could_complete,
     enumerate_plans,
     play_unblocked,
     signature,
@@ -69,7 +67,6 @@ __all__ = [
     "LeafValue",
     "PlanStats",
     "Search",
-    "could_complete",
     "default_candidates",
     "default_iterations",
     "default_race",
@@ -97,14 +94,10 @@ _RACE_WORK_LIMIT: Final = {2: 36_000}
 _CANDIDATES: Final = {2: 8}
 _CANDIDATES_MANY: Final = 5
 DEFAULT_Z: Final = 2.0
-DEFAULT_REDEAL: Final = 30
 _SURE_WIN: Final = 500_000.0
 
 
 _T = TypeVar("_T")
-
-# (turn, previous seat, pile lengths, its discard top, the chip supply) at a turn's start.
-_Constraint = tuple[int, int, tuple[int, ...], int | None, tuple[int, int] | None]
 
 
 @dataclasses.dataclass(slots=True)
@@ -177,7 +170,6 @@ class IsmctsBot:
             default): :func:`default_candidates` of the table's size.
         z: how many standard errors better than the heuristic's first plan another
             candidate must be to be chosen.
-        inference: re-deal hands in which the last player could have completed a pile.
         work_limit: positions the playouts of one search may score: after at least two
             deals, no deal is started that would pass it at the average cost of the
             deals played so far. None (the default):
@@ -210,7 +202,6 @@ class IsmctsBot:
         time_budget_s: float | None = None,
         candidates: int | None = None,
         z: float = DEFAULT_Z,
-        inference: bool = False,
         work_limit: int | None = None,
         leaf: LeafValue | None = None,
         block_search: bool = True,
@@ -235,7 +226,6 @@ class IsmctsBot:
         self.time_budget_s = time_budget_s
         self.candidate_count = candidates
         self.z = z
-        self.inference = inference
         self.work_limit = work_limit
         self.block_search = block_search
         self.race = race
@@ -247,8 +237,6 @@ class IsmctsBot:
         self.rollout = Rollout(leaf, opponent_nodes=opponent_nodes, horizon=horizon)
         self._pending: list[int] = []
         self._expected: list[tuple[object, ...]] = []
-        self._constraint: _Constraint | None = None
-        self._last_turn = -2
 
     @property
     def leaf(self) -> LeafValue:
@@ -284,27 +272,9 @@ class IsmctsBot:
         return actions[self._pending.pop(0)]
 
     def _note_turn_start(self, view: View) -> None:
-        """At a turn's first decision, remember what the previous player left (for the
-        inference), unless the previous turn was the bot's own (a Skip, R26)."""
-        if view.turn_actions != 0:
-            return
-        assert view.seat is not None
-        count = view.settings.player_count
-        previous = (view.seat - view.direction) % count
-        own_again = view.turn_count == self._last_turn + 1
-        self._last_turn = view.turn_count
-        self._pending = []
-        if own_again or count != 2:
-            self._constraint = None
-            return
-        tops = view.discards[previous]
-        self._constraint = (
-            view.turn_count,
-            previous,
-            tuple(len(pile) for pile in view.piles),
-            tops[-1] if tops else None,
-            view.supply,
-        )
+        """At a turn's first decision, drop what is left of an earlier turn's plan."""
+        if view.turn_actions == 0:
+            self._pending = []
 
     def _follow(self, view: View, plan: tuple[int, ...]) -> None:
         """Adopt ``plan`` and the signatures the bot's views should show along it."""
@@ -448,23 +418,11 @@ class IsmctsBot:
         return values, done
 
     def _deal(self, view: View) -> State:
-        """A determinization, re-dealt while it contradicts the inference."""
+        """A determinization: the cards the bot cannot see dealt again (R35, R36)."""
         assert view.seat is not None
         if self.dealer is not None:  # a bound's dealer (docs/bots.md), never a bot's
             return self.dealer(view, self.rng)
-        state = resample(view, view.seat, self.rng)
-        constraint = self._constraint
-        if not self.inference or constraint is None or constraint[0] != view.turn_count:
-            return state
-        _, previous, lengths, top, supply = constraint
-        for _ in range(DEFAULT_REDEAL):
-            cards = list(state.hands[previous])
-            if top is not None:
-                cards.append(top)
-            if not could_complete(cards, lengths, supply, view.settings):
-                break
-            state = resample(view, view.seat, self.rng)
-        return state
+        return resample(view, view.seat, self.rng)
 
 
 def _pick(values: list[list[float]], z: float) -> int:

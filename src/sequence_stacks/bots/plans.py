@@ -14,14 +14,11 @@ from collections.abc import Sequence
 from typing import Final
 
 from sequence_stacks.engine import (
-    CARD_COLOUR,
     CARD_KIND,
-    COLOURS,
     Action,
     ActionType,
     Kind,
     Phase,
-    Settings,
     State,
     View,
     hand_has,
@@ -42,7 +39,6 @@ __all__ = [
     "PLANNER_NODES",
     "Plan",
     "answer_by_rule",
-    "could_complete",
     "enumerate_plans",
     "finish_turn",
     "play_unblocked",
@@ -90,29 +86,6 @@ def view_signature(view: View) -> tuple[object, ...]:
         view.turn_count,
         view.phase,
     )
-
-
-def could_complete(
-    cards: Sequence[int], lengths: Sequence[int], supply: Sequence[int] | None, settings: Settings
-) -> bool:
-    """Whether ``cards`` could complete, this turn, a pile of ``lengths`` holding two or
-    more cards, of a colour whose chips are not used up (R15-R17)."""
-    per_colour = settings.piles_per_colour
-    for colour in COLOURS:
-        if supply is not None and supply[colour] == 0:
-            continue
-        counts = [0] * 6  # per rank 1-5, then the wilds
-        for card in cards:
-            if CARD_COLOUR[card] == colour:
-                counts[CARD_KIND[card] % 6] += 1
-        wilds = counts[5]
-        for length in lengths[colour * per_colour : (colour + 1) * per_colour]:
-            if length < 2:
-                continue
-            missing = sum(1 for rank in range(length + 1, 6) if counts[rank - 1] == 0)
-            if missing <= wilds:
-                return True
-    return False
 
 
 def enumerate_plans(
