@@ -17,6 +17,12 @@ twice the expert's search. They measure how much of what the search lacks is the
 hidden hands rather than the draw pile no one can know (docs/bots.md); ``oracle`` is
 the expert given the true position itself, the draw pile's order included, which
 measures what that order is worth.
+
+Two variants are fair readings of the hands: ``infer`` and ``infer4`` (the latter at
+twice the expert's search) draw the opponents' hidden cards with the hand odds of
+``benchmarks.hand_odds`` (``--odds FILE``, else measured first from 1,000 heuristic
+games), and ``scale4`` is the expert at twice its search with uniform deals, the pair
+of ``infer4`` and ``peek4``.
 """
 
 from __future__ import annotations
@@ -35,6 +41,8 @@ from sequence_stacks.engine.rng import shuffle_with
 from sequence_stacks.engine.state import AWAITING, BLOCK_WINDOW, PASSED
 from sequence_stacks.sim import play_game
 from sequence_stacks.sim.dossier.intervals import wilson
+
+from .hand_odds import Odds, load, measure, weighted_deal
 
 
 class _Truth:
@@ -77,6 +85,12 @@ class _Truth:
 
 
 TRUTH = _Truth()
+ODDS: Odds = {}  # the hand odds of the infer variants (set by main)
+
+
+def _inferred(view: View, rng: random.Random) -> State:
+    return weighted_deal(view, rng, ODDS)
+
 
 VARIANTS: dict[str, Callable[[int], Bot]] = {
     "expert": lambda seed: make_expert(seed=seed),
@@ -86,10 +100,15 @@ VARIANTS: dict[str, Callable[[int], Bot]] = {
     "opp300": lambda seed: make_expert(seed=seed, opponent_nodes=300),
     # Playouts two rounds deep (the bot's next turn played by the planner too).
     "h2": lambda seed: make_expert(seed=seed, horizon=2),
+    # Twice the expert's search, fair (the deals drawn from its own view): peek4's pair.
+    "scale4": lambda seed: make_expert(seed=seed, budget_scale=4.0),
     # Bounds (see the module's docstring): the opponents' true hands.
     "peek": lambda seed: make_expert(seed=seed, dealer=TRUTH.deal),
     "peek4": lambda seed: make_expert(seed=seed, dealer=TRUTH.deal, budget_scale=4.0),
     "oracle": lambda seed: make_expert(seed=seed, dealer=TRUTH.oracle),
+    # Fair: the hidden hands drawn with the hand odds (benchmarks/hand_odds.py).
+    "infer": lambda seed: make_expert(seed=seed, dealer=_inferred),
+    "infer4": lambda seed: make_expert(seed=seed, dealer=_inferred, budget_scale=4.0),
 }
 
 
@@ -108,7 +127,10 @@ def main() -> None:
         "every game and the table's rotations sharing a deal (default 2)",
     )
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--odds", type=Path, help="hand odds (benchmarks.hand_odds --out)")
     args = parser.parse_args()
+    if "infer" in args.variant:
+        ODDS.update(load(args.odds) if args.odds else {args.players: measure(args.players, 1000)})
     rows = args.out.read_text().splitlines() if args.out.exists() else []
     wins = sum(int(json.loads(row)["won"]) for row in rows)
     started = time.perf_counter()
