@@ -191,7 +191,7 @@ class IsmctsBot:
         weights: the heuristic's weights (bots/weights.py) for ranking its own plans and
             its unsearched Block answers; the playouts and the leaf keep the defaults.
         dealer: how deals are drawn, ``dealer(view, rng)``; None: ``resample`` of the
-            bot's own view (another only measures what knowing more is worth).
+            bot's own view (another is for measurement: docs/bots.md, "The expert").
     """
 
     def __init__(
