@@ -252,7 +252,8 @@ class IsmctsBot:
             return answer_window(view, lambda asked: self.decide_block(asked).chosen_block)
         legal = legal_actions_of(view)
         assert view.seat is not None
-        self._note_turn_start(view)
+        if view.turn_actions == 0:  # a turn's first decision: an earlier plan is done
+            self._pending = []
         if len(legal) == 1:
             self._pending = []
             return legal[0][1]
@@ -270,11 +271,6 @@ class IsmctsBot:
         plan = result.plans[result.chosen].ids
         self._follow(view, plan)
         return actions[self._pending.pop(0)]
-
-    def _note_turn_start(self, view: View) -> None:
-        """At a turn's first decision, drop what is left of an earlier turn's plan."""
-        if view.turn_actions == 0:
-            self._pending = []
 
     def _follow(self, view: View, plan: tuple[int, ...]) -> None:
         """Adopt ``plan`` and the signatures the bot's views should show along it."""
