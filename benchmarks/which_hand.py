@@ -42,7 +42,8 @@ def replays(start: State, turn: Turn, hand: list[int]) -> bool:
     """Whether a fresh heuristic bot of seat 1, holding ``hand`` at ``start``, makes the
     turn's actions (as a multiset)."""
     state = start.clone()
-    state.draw = [c for c in start.draw + start.hands[1] if c not in set(hand)]
+    held = set(hand)
+    state.draw = [c for c in start.draw + start.hands[1] if c not in held]
     state.hands[1] = list(hand)
     bot = make_bot("heuristic", seed=99)
     want = collections.Counter(action for _, action, _ in turn)
@@ -84,9 +85,10 @@ def main() -> None:
                 if start is not None and start.turn_actions == 0:
                     now = list(state.hands[1])
                     if not set(now) - set(start.hands[1]):  # nothing drawn or stolen
-                        played = [c for c in start.hands[1] if c not in set(now)]
-                        known = [c for c in now if c in set(state.known[1])]
-                        hidden = [c for c in now if c not in set(state.known[1])]
+                        kept, told = set(now), set(state.known[1])
+                        played = [c for c in start.hands[1] if c not in kept]
+                        known = [c for c in now if c in told]
+                        hidden = [c for c in now if c not in told]
                         true_hand.append(replays(start, turn, hidden + known + played))
                         view = observe(state, 0)
                         rng = random.Random(game)
@@ -94,7 +96,7 @@ def main() -> None:
                         hits = 0
                         for _ in range(args.deals):
                             deal = resample(view, 0, rng)
-                            dealt = [c for c in deal.hands[1] if c not in set(deal.known[1])]
+                            dealt = [c for c in deal.hands[1] if c not in told]
                             hits += replays(start, turn, dealt + known + played)
                         seconds += time.process_time() - began
                         candidates += args.deals
