@@ -109,6 +109,13 @@ def step(tab: Tab, *, starts_piles: bool) -> bool:
             page.keyboard.press("Escape")
     page.locator("#hand .card:not([disabled])").first.click()
     discard = page.locator("#choices button", has_text="Discard")
+    try:
+        discard.first.wait_for(timeout=5_000)
+    except PlaywrightTimeout:
+        # A frame drew the hand anew under the click (a reconnect, the turn moving on),
+        # or the click took a selection away: start from no selection and look again.
+        page.keyboard.press("Escape")
+        return False
     return act_and_wait(tab, discard.first.click)
 
 

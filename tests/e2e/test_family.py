@@ -37,6 +37,7 @@ from typing import Any, Final
 import pytest
 from PIL import Image, ImageChops
 from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Error as PlaywrightError
 from websockets.sync.client import connect
 
 from sequence_stacks.i18n import translation
@@ -174,9 +175,10 @@ def _on_screen(page: Page, selector: str) -> bool:
 # --- 1 and 5: Block windows ask only who can block; never under the log's sheet ---------
 
 
-def _split_window(table: PythonTable, time_left: float) -> tuple[int, int]:
+def _split_window(table: PythonTable, time_left: float) -> tuple[int, int, float]:
     """Play until a Block window asks one seat that holds a Block and one that holds
-    none, with ``time_left`` seconds of it to go; (holder, other), nobody answered."""
+    none, with ``time_left`` seconds of it to go; (holder, other, the window's end on
+    ``time.monotonic``'s clock), nobody answered."""
     table.settle()
     if table.seats[0].table["status"] != "playing":
         table.seats[0].command("start")
@@ -193,7 +195,7 @@ def _split_window(table: PythonTable, time_left: float) -> tuple[int, int]:
             holders = [s for s in pending if "block" in table.seats[s].legal()]
             others = [s for s in pending if s not in holders]
             if holders and others and first.seconds_left() >= time_left:
-                return holders[0], others[0]
+                return holders[0], others[0], time.monotonic() + first.seconds_left()
             table.pass_window()
             continue
         seat = table.seats[view["current"]]
@@ -224,9 +226,11 @@ def _check_holder(reader: Reader) -> None:
     for button in ("#answer-block", "#answer-pass"):
         box = _box(page, button)
         assert reader.size != "phone" or min(box["width"], box["height"]) >= 44, (button, box)
+    log_open = "() => document.querySelector('#log-box').classList.contains('open')"
     if page.locator("#log-toggle").is_visible():  # a phone: the log's sheet opened over it
-        page.click("#log-toggle")
-        wait_until(page, "() => document.querySelector('#log-box').classList.contains('open')")
+        if not page.evaluate(log_open):  # (still open from an earlier window's check)
+            page.click("#log-toggle")
+        wait_until(page, log_open)
     on_top = page.evaluate(
         """() => { const prompt = document.querySelector('#block-prompt');
         if (prompt.hidden || prompt.dataset.mode !== 'choose') return 'the window ended';
@@ -280,16 +284,26 @@ def test_a_block_window_asks_only_who_can_block(
             for reader in (chooser, watcher):
                 reader.goto(f"/t/{table.table_id}")
                 wait_until(reader.page, "() => !!window.sequenceStacks?.game?.table")
-            holder, other = _split_window(table, time_left=6.5)
-            view = table.seats[0].view
-            assert view is not None
-            completer = table.seats[0].table["seats"][view["window_completer"]]["name"]
-            for reader, seat in ((chooser, holder), (watcher, other)):
-                reader.page.evaluate(
-                    "(t) => window.sequenceStacks.socket.reidentify(t)", table.tokens[seat]
-                )
-            _check_holder(chooser)
-            _check_watcher(watcher, completer)
+            for _ in range(3):
+                holder, other, ends = _split_window(table, time_left=6.5)
+                view = table.seats[0].view
+                assert view is not None
+                completer = table.seats[0].table["seats"][view["window_completer"]]["name"]
+                for reader, seat in ((chooser, holder), (watcher, other)):
+                    reader.page.evaluate(
+                        "(t) => window.sequenceStacks.socket.reidentify(t)", table.tokens[seat]
+                    )
+                try:
+                    _check_holder(chooser)
+                    _check_watcher(watcher, completer)
+                    break
+                except (AssertionError, PlaywrightError):
+                    # A failure while the window was open is the page's; one after its
+                    # end is a machine too busy to look within it: look at the next one.
+                    if time.monotonic() < ends:
+                        raise
+            else:
+                raise AssertionError("three Block windows ended before the pages were looked at")
             # The window runs its whole time; then both prompts go.
             for reader in (chooser, watcher):
                 reader.page.wait_for_selector("#block-prompt", state="hidden", timeout=15_000)
