@@ -10,7 +10,7 @@ import pytest
 from sequence_stacks.bots import make_bot
 from sequence_stacks.bots.expert import make_expert
 from sequence_stacks.bots.ismcts import IsmctsBot
-from sequence_stacks.bots.review import review_record, review_replay
+from sequence_stacks.bots.review import review_record
 from sequence_stacks.bots.review_format import (
     MISTAKE_THRESHOLD,
     MomentKind,
@@ -104,7 +104,7 @@ def test_the_review_never_uses_a_card_the_viewer_could_not_see(
     assert _views(other, record.actions, 1) != _views(start, record.actions, 1)
 
     def review(first: State) -> Review:
-        return review_replay(first, record.actions, seat=viewer, bot=_small_bot)
+        return review_record(record, seat=viewer, bot=_small_bot, start=first)
 
     original, redealt = review(start), review(other)
     assert redealt.decisions == original.decisions

@@ -1,9 +1,9 @@
 """The post-game review: win chances over the game, the moments that swung it, and how
 the viewer's own decisions compare with the strongest bot's (docs/records.md, "Review").
 
-:func:`review_record` replays a finished :class:`~sequence_stacks.engine.GameRecord` (or
-:func:`review_replay` a start position and its actions) and computes, for a viewer seat,
-a :class:`~sequence_stacks.bots.review_format.Review`:
+:func:`review_record` replays a finished :class:`~sequence_stacks.engine.GameRecord` (from
+its own deal, or from another first position) and computes, for a viewer seat, a
+:class:`~sequence_stacks.bots.review_format.Review`:
 
 - **the graph**: at every turn's start and at the end, each player's win chance from
   that player's own view (:class:`~sequence_stacks.bots.winchance.WinChanceModel`: its
@@ -76,7 +76,7 @@ from .review_format import (
 )
 from .winchance import WinChanceModel, default_model
 
-__all__ = ["BotFactory", "Progress", "review_record", "review_replay"]
+__all__ = ["BotFactory", "Progress", "review_record"]
 
 _MOMENTS: Final = 3
 _SIGNIFICANCE: Final = 2.0  # standard errors a loss must reach to be a mistake
@@ -99,35 +99,17 @@ def review_record(
     threshold: float = MISTAKE_THRESHOLD,
     bot: BotFactory | None = None,
     progress: Progress | None = None,
+    start: State | None = None,
 ) -> Review:
     """Review a recorded game for ``seat`` (None: a spectator); see the module docstring.
 
     ``bot(seed)`` makes the bot whose choices the viewer's are compared with (default
-    the ``expert``); ``progress(done, total)`` hears of each reviewed action.
+    the ``expert``); ``progress(done, total)`` hears of each reviewed action. ``start``
+    replays the record's actions from another first position than the record's own
+    deal (not changed; the tests re-deal what the viewer never saw).
     """
-    start = new_game(record.settings, record.seed)
-    return review_replay(
-        start,
-        record.actions,
-        seat=seat,
-        model=model,
-        threshold=threshold,
-        bot=bot,
-        progress=progress,
-    )
-
-
-def review_replay(
-    start: State,
-    actions: Sequence[tuple[int, Action]],
-    *,
-    seat: int | None,
-    model: WinChanceModel | None = None,
-    threshold: float = MISTAKE_THRESHOLD,
-    bot: BotFactory | None = None,
-    progress: Progress | None = None,
-) -> Review:
-    """Review the game that ``actions`` play from ``start`` (which is not changed)."""
+    if start is None:
+        start = new_game(record.settings, record.seed)
     count = start.player_count
     if seat is not None and not 0 <= seat < count:
         raise ValueError(f"there is no seat {seat} in a {count}-player game")
@@ -142,6 +124,7 @@ def review_replay(
     step_start = step_turn = 0
     step_events: list[Event] = []
     before = _chances(model, state, subjects)
+    actions = record.actions
     for index, (actor, action) in enumerate(actions):
         if state.phase == Phase.PLAYING and state.turn_count != last_turn:
             last_turn = state.turn_count
