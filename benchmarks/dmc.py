@@ -64,38 +64,23 @@ class QNet:
         self.v = [np.zeros_like(p) for p in self.params]
         self.t = 0
 
-    def logits(self, x: np.ndarray) -> np.ndarray:
-        return forward(self.params, x)
-
     def step(self, x: np.ndarray, actions: np.ndarray, won: np.ndarray, lr: float) -> float:
-        """One Adam step of log loss on the logits of the actions taken; the loss."""
-        hidden = []
-        h = x
-        layers = len(self.params) // 2
-        for i in range(layers):
-            w, b = self.params[2 * i], self.params[2 * i + 1]
-            z = h @ w + b
-            if i < layers - 1:
-                hidden.append((h, z))
-                h = np.maximum(z, 0.0)
-            else:
-                hidden.append((h, z))
-        out = hidden[-1][1]
+        """One Adam step of log loss on the logits of the actions taken; the loss (the
+        gradients as ``sequence_stacks.sim.value_fit``'s, on one column a row)."""
+        out, inputs = _layers(self.params, x)
         rows = np.arange(len(actions))
         chosen = out[rows, actions]
-        p = 1.0 / (1.0 + np.exp(-chosen))
-        eps = 1e-7
-        loss = float(-np.mean(won * np.log(p + eps) + (1 - won) * np.log(1 - p + eps)))
-        grad_out = np.zeros_like(out)
-        grad_out[rows, actions] = (p - won) / len(actions)
+        p = 1.0 / (1.0 + np.exp(-np.clip(chosen, -40.0, 40.0)))
+        loss = float(np.mean(np.logaddexp(0.0, chosen) - won * chosen))
+        delta = np.zeros_like(out)
+        delta[rows, actions] = (p - won) / len(actions)
+        layers = len(inputs)
         grads: Weights = [np.empty(0)] * len(self.params)
-        g = grad_out
         for i in reversed(range(layers)):
-            h_in, _ = hidden[i]
-            grads[2 * i] = h_in.T @ g
-            grads[2 * i + 1] = g.sum(axis=0)
-            if i > 0:
-                g = (g @ self.params[2 * i].T) * (hidden[i - 1][1] > 0)
+            grads[2 * i] = inputs[i].T @ delta
+            grads[2 * i + 1] = delta.sum(axis=0)
+            if i:
+                delta = (delta @ self.params[2 * i].T) * (inputs[i] > 0.0)
         self.t += 1
         b1, b2 = 0.9, 0.999
         for k, grad in enumerate(grads):
@@ -107,14 +92,22 @@ class QNet:
         return loss
 
 
-def forward(params: Weights, x: np.ndarray) -> np.ndarray:
+def _layers(params: Weights, x: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The logits of rows ``x`` and each layer's input (for the gradients)."""
+    inputs = [x]
     h = x
-    layers = len(params) // 2
-    for i in range(layers):
+    last = len(params) // 2 - 1
+    for i in range(last + 1):
         h = h @ params[2 * i] + params[2 * i + 1]
-        if i < layers - 1:
+        if i < last:
             h = np.maximum(h, 0.0)
-    return h
+            inputs.append(h)
+    return h, inputs
+
+
+def forward(params: Weights, x: np.ndarray) -> np.ndarray:
+    """The logits of rows ``x``: one per action id."""
+    return _layers(params, x)[0]
 
 
 class DmcBot:
