@@ -38,12 +38,14 @@ import contextlib
 import functools
 import json
 import re
+import time
 import unicodedata
 from collections.abc import Callable, Iterator
 from typing import Any, Final
 
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from sequence_stacks.i18n.languages import LANGUAGES
@@ -719,39 +721,60 @@ def _the_end(reader: Reader) -> None:
 
 def _block_with_a_block_in_hand(reader: Reader) -> None:
     """Python plays a three-seat table until a Block window asks a seat holding a
-    Block; the page takes that seat, sees a live Block button and blocks with it."""
+    Block; the page takes that seat, sees a live Block button and blocks with it.
+
+    The page has the window's last 4.5 s to load and look; on a busy machine that can
+    run out. What goes wrong only after the window's end is not the page's: what that
+    look found is dropped and the next such window is looked at (three at most)."""
     options = {"player_count": 3, "hand_size": 10, "chips_to_win": 10, "min_each_colour": 2}
     table = PythonTable(reader.server, options, ["Ann", "Bo", "Cy"], pace="relaxed")
     try:
-        # Windows of 6.4 s (relaxed), each lasting its whole time; the page gets one with
-        # 4.5 s left.
-        seat = table.play_until_a_block_is_held(time_left=4.5)
-        page = reader.page
-        page.evaluate(
-            "([key, token]) => localStorage.setItem(key, token)",
-            [f"sequence-stacks:token:{table.table_id}", table.tokens[seat]],
-        )
-        reader.goto(f"/t/{table.table_id}")
-        page.wait_for_function(
-            "seat => { const s = window.sequenceStacks; return s && s.game.you === seat"
-            " && s.game.view && s.game.view.phase === 'block_window'; }",
-            arg=seat,
-        )
-        state = reader.state()
-        _look_at_the_prompt(reader, state, "block-held")
-        reader.check("block-held", page.locator("#answer-block").is_enabled(), "no live Block")
-        reader.act_and_wait(lambda: page.click("#answer-block"))
-        page.wait_for_selector("#block-prompt", state="hidden")
-        blocked = [key for key in MESSAGES if key.startswith("log.PileBlocked")]
-        for _ in range(100):  # the log shows its last 120 lines: look at the newest
-            shown = page.locator("#log li").all_inner_texts()[-6:]
-            if any(_matches_one_of(reader.language, blocked, line) for line in shown):
-                break
-            page.wait_for_timeout(50)
-        else:
-            reader.problems.append(f"block-held: no line says the pile was blocked: {shown}")
+        for _ in range(3):
+            # Windows of 6.4 s (relaxed), each lasting its whole time; the page gets one
+            # with 4.5 s left.
+            seat = table.play_until_a_block_is_held(time_left=4.5)
+            ends = time.monotonic() + table.seats[0].seconds_left()
+            problems, screens = len(reader.problems), len(reader.screens)
+            try:
+                _block_in_the_page(reader, table, seat)
+            except (AssertionError, PlaywrightError):
+                if time.monotonic() < ends:
+                    raise
+            else:
+                if len(reader.problems) == problems or time.monotonic() < ends:
+                    return
+            del reader.problems[problems:], reader.screens[screens:]
+        raise AssertionError("block-held: three Block windows in a row ended before the look")
     finally:
         table.close()
+
+
+def _block_in_the_page(reader: Reader, table: PythonTable, seat: int) -> None:
+    """The page takes ``seat``, asked in a Block window, and blocks with its Block."""
+    page = reader.page
+    page.evaluate(
+        "([key, token]) => localStorage.setItem(key, token)",
+        [f"sequence-stacks:token:{table.table_id}", table.tokens[seat]],
+    )
+    reader.goto(f"/t/{table.table_id}")
+    page.wait_for_function(
+        "seat => { const s = window.sequenceStacks; return s && s.game.you === seat"
+        " && s.game.view && s.game.view.phase === 'block_window'; }",
+        arg=seat,
+    )
+    state = reader.state()
+    _look_at_the_prompt(reader, state, "block-held")
+    reader.check("block-held", page.locator("#answer-block").is_enabled(), "no live Block")
+    reader.act_and_wait(lambda: page.click("#answer-block"))
+    page.wait_for_selector("#block-prompt", state="hidden")
+    blocked = [key for key in MESSAGES if key.startswith("log.PileBlocked")]
+    for _ in range(100):  # the log shows its last 120 lines: look at the newest
+        shown = page.locator("#log li").all_inner_texts()[-6:]
+        if any(_matches_one_of(reader.language, blocked, line) for line in shown):
+            break
+        page.wait_for_timeout(50)
+    else:
+        reader.problems.append(f"block-held: no line says the pile was blocked: {shown}")
 
 
 @pytest.mark.parametrize("language", list(LANGUAGES))
