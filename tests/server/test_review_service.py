@@ -8,8 +8,11 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import dataclasses
+import gc
 import json
+import multiprocessing
 import os
+import threading
 from typing import Any
 
 import pytest
@@ -266,3 +269,31 @@ def test_the_server_settings_take_the_review_workers_and_backlog() -> None:
             ServerSettings(**bad)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="REVIEW_WORKERS"):
         ServerSettings.from_env({"SEQUENCE_STACKS_REVIEW_WORKERS": "two"})
+
+
+def test_a_pool_closed_while_its_worker_starts_lets_it_start_and_end(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    """The server's own pool, closed the moment a review is asked for: the worker, still
+    starting, finds what it unpickles (the pids queue) and ends without an error."""
+
+    async def main() -> None:
+        reviews = Reviews(MemoryReviews(), _Games(_short_game()))
+        reviews.request("t1", 1)
+        for _ in range(400):  # until the review is handed to the pool (its worker spawning)
+            if multiprocessing.active_children():
+                break
+            await asyncio.sleep(0.005)
+        assert multiprocessing.active_children(), "no worker was started"
+        await reviews.close()
+
+    asyncio.run(main())
+    gc.collect()  # the closed Reviews and its pacer (holding the queue) are gone
+    for thread in threading.enumerate():
+        if thread.name == "review-pool-shutdown":
+            thread.join(timeout=120)
+            assert not thread.is_alive()
+    for child in multiprocessing.active_children():
+        child.join(timeout=120)
+    err = capfd.readouterr().err
+    assert "Traceback" not in err, err

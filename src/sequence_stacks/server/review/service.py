@@ -29,6 +29,7 @@ import enum
 import logging
 import multiprocessing
 import multiprocessing.queues
+import threading
 import time
 from collections.abc import Callable
 from typing import Final, Protocol
@@ -102,6 +103,13 @@ def review_pool(
         initializer=start_worker,
         initargs=(pids,),
     )
+
+
+def _shut_down(executor: concurrent.futures.Executor, keep: object) -> None:
+    """Stop ``executor`` (its queued work dropped), waiting for its workers to end,
+    ``keep`` (what they unpickle as they start) held until then."""
+    executor.shutdown(wait=True, cancel_futures=True)
+    del keep
 
 
 class Reviews:
@@ -245,6 +253,13 @@ class Reviews:
             task.cancel()
         self.pacer.forget()
         if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+            # A worker still starting unpickles the pids queue, whose semaphore goes
+            # with the queue's last reference here: a thread keeps it until they are gone.
+            threading.Thread(
+                target=_shut_down,
+                args=(self._executor, self.pacer.pids),
+                name="review-pool-shutdown",
+                daemon=True,
+            ).start()
             self._executor = None
         await asyncio.to_thread(self.book.close)
