@@ -18,11 +18,13 @@ hidden hands rather than the draw pile no one can know (docs/bots.md); ``oracle`
 the expert given the true position itself, the draw pile's order included, which
 measures what that order is worth.
 
-Two variants are fair readings of the hands: ``infer`` and ``infer4`` (the latter at
-twice the expert's search) draw the opponents' hidden cards with the hand odds of
+Four variants are fair readings of the hands (``...4``: at twice the expert's search):
+``infer`` and ``infer4`` draw the opponents' hidden cards with the hand odds of
 ``benchmarks.hand_odds`` (``--odds FILE``, else measured first from 1,000 heuristic
-games), and ``scale4`` is the expert at twice its search with uniform deals, the pair
-of ``infer4`` and ``peek4``.
+games); ``read`` and ``read4`` (two players) weight uniform deals by the opponent's last
+turn (``benchmarks.hand_reading``: would that hand have made those plays?). ``scale4``
+is the expert at twice its search with uniform deals, the pair of ``infer4``,
+``read4`` and ``peek4``.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from sequence_stacks.sim import play_game
 from sequence_stacks.sim.dossier.intervals import wilson
 
 from .hand_odds import Odds, load, measure, weighted_deal
+from .hand_reading import Reading
 
 
 class _Truth:
@@ -85,6 +88,7 @@ class _Truth:
 
 
 TRUTH = _Truth()
+READING = Reading()
 ODDS: Odds = {}  # the hand odds of the infer variants (set by main)
 
 
@@ -109,7 +113,15 @@ VARIANTS: dict[str, Callable[[int], Bot]] = {
     # Fair: the hidden hands drawn with the hand odds (benchmarks/hand_odds.py).
     "infer": lambda seed: make_expert(seed=seed, dealer=_inferred),
     "infer4": lambda seed: make_expert(seed=seed, dealer=_inferred, budget_scale=4.0),
+    # Fair: deals weighted by the opponent's last turn (benchmarks/hand_reading.py).
+    "read": lambda seed: make_expert(seed=seed, dealer=READING.deal),
+    "read4": lambda seed: make_expert(seed=seed, dealer=READING.deal, budget_scale=4.0),
 }
+
+
+def _seen(state: State) -> None:
+    TRUTH.seen(state)
+    READING.seen(state)
 
 
 def main() -> None:
@@ -142,7 +154,10 @@ def main() -> None:
         bots = [VARIANTS[name](args.seed * 100_000 + game * 10 + s) for s, name in enumerate(names)]
         deal = f"{args.seed}-{game // players}"
         TRUTH.state = new_game(settings, deal)
-        state, _ = play_game(settings, deal, bots, on_action=TRUTH.seen)
+        if args.variant.startswith("read"):
+            READING.start(TRUTH.state, seat)
+            bots = [READING.watching(s, bot) for s, bot in enumerate(bots)]
+        state, _ = play_game(settings, deal, bots, on_action=_seen)
         result = state.result
         won = int(result is not None and result.winner == seat)
         wins += won
@@ -150,7 +165,11 @@ def main() -> None:
             out.write(json.dumps({"g": game, "seat": seat, "won": won}) + "\n")
         done = game + 1
         elapsed = time.perf_counter() - started
-        print(f"{done} {wins}/{done} = {wins / done:.3f} ({elapsed:.0f}s)", flush=True)
+        read = ""
+        if args.variant.startswith("read"):
+            r = READING
+            read = f" read {r.read}, kept {r.kept}, drawn {r.tried}"
+        print(f"{done} {wins}/{done} = {wins / done:.3f} ({elapsed:.0f}s){read}", flush=True)
     games = max(len(rows), args.games)
     rate = wilson(wins, games)
     print(f"{args.variant} won {wins}/{games} = {rate.value:.1%} [{rate.low:.1%}, {rate.high:.1%}]")
