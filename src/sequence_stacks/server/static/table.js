@@ -1,4 +1,4 @@
-// The table page: lobby controls between games, the board during one (#15, #23).
+// The table page: the lobby between games (tablelobby.js), the board during one (#15, #23).
 // It keeps what the server said (the table, your seat, your view, your action table),
 // draws the board (board.js) from it and sends the board's actions over the socket; it
 // owns no rules, and every word a player reads is a message (#13).
@@ -13,15 +13,15 @@ import { h, setWholeWords, svg } from "./dom.js";
 import { focusFirst, focusLost, focusSpot, restoreFocus } from "./focus.js";
 import { loadWords, t } from "./messages.js";
 import { isAsked, isTurnOf, legalActions, selectedActions, selectionFor, toggled, windowKey } from "./moves.js";
-import { nameFromAccount } from "./nav.js";
 import { TableSocket } from "./net.js";
 import { Notice } from "./notice.js";
 import { setUpPage } from "./pagewords.js";
-import { resultText, standingsTable } from "./pieces.js";
+import { resultText } from "./pieces.js";
 import { setUpHelp } from "./rules.js";
 import { howPlayed } from "./when.js";
-import { isTurnBased, seatTaken, seatToken, setUpSeatTools, showSeatTools } from "./seatlink.js";
+import { isTurnBased, seatToken, setUpSeatTools, showSeatTools } from "./seatlink.js";
 import { muted, play, setMuted } from "./sounds.js";
+import { TableLobby } from "./tablelobby.js";
 import { TableLog } from "./tablelog.js";
 import { EVENT, OP, SEAT_KIND, TABLE_STATUS } from "./vocabulary.js";
 import { botName, eventLine, line, refusalLine, seatLabel, tableTitle } from "./words.js";
@@ -119,6 +119,8 @@ const socket = new TableSocket(tableId, {
     if (frame.version === socket.version) showHint(frame.action_id, frame.why);
   },
 });
+
+const lobby = new TableLobby({ tableId, tokenKey, game, socket, notice, names: { seatName, logName, seatBadge } });
 
 // --- names ----------------------------------------------------------------------------
 
@@ -233,15 +235,6 @@ function showHint(id, why) {
  * computing it then, so it is ready (or nearly) when the player opens it. The answer
  * itself is not needed here.
  */
-const reviewsAsked = new Set();
-function startReview(number) {
-  if (reviewsAsked.has(number)) return;
-  reviewsAsked.add(number);
-  const token = localStorage.getItem(tokenKey);
-  const headers = token ? { "x-seat-token": token } : {};
-  fetch(`/api/tables/${encodeURIComponent(tableId)}/games/${number}/review`, { headers }).catch(() => {});
-}
-
 // --- rendering ------------------------------------------------------------------------
 
 /** A chat phrase as a bubble at its sender's seat, gone after a while (#24). */
@@ -312,7 +305,7 @@ function render() {
   $("#lobby").hidden = playing;
   $("#board").hidden = !game.view;
   renderHeader();
-  renderLobby();
+  lobby.render();
   board.render(boardModel());
   log.render();
   renderChat();
@@ -410,60 +403,6 @@ $("#sound").addEventListener("click", () => {
   play("turn"); // what it sounds like now (nothing when just muted)
 });
 
-/** The lobby between games: the seats, bots to add or remove, the last game's result. */
-function renderLobby() {
-  const table = game.table;
-  const seated = game.you !== null;
-  const over = table.status === TABLE_STATUS.OVER;
-  const between = table.status !== TABLE_STATUS.PLAYING;
-  $("#join").hidden = seated || !between || !table.seats.some((s) => s.kind === SEAT_KIND.EMPTY);
-  $("#start").hidden = !seated;
-  $("#start").textContent = t(over ? "table.rematch" : "table.start");
-  $("#leave").hidden = !seated;
-  $("#share-url").value = location.href;
-  const result = $("#result");
-  result.hidden = !(over && table.result);
-  if (!result.hidden) {
-    result.querySelector(".text").textContent = resultText(table.result, game.you, seatName);
-    result.querySelector(".replay-link").href = `/replay/${encodeURIComponent(tableId)}/${table.game}`;
-    result.querySelector(".review-link").href = `/review/${encodeURIComponent(tableId)}/${table.game}`;
-    startReview(table.game);
-    result.querySelector(".standings").replaceChildren(...standingsTable(table.standings ?? [], logName));
-  }
-  $("#lobby-seats").replaceChildren(...table.seats.map((seat, index) => lobbySeat(seat, index, { seated, over, between })));
-  $("#lobby").querySelector(".empty-note").hidden = !seated;
-  // What each bot strength plays like, beside the buttons that add one (#15).
-  const guide = $("#bot-guide");
-  guide.hidden = !seated || !between;
-  if (!guide.hidden && guide.childElementCount !== 2 * game.bots.length) {
-    guide.replaceChildren(...game.bots.flatMap((bot) => [h("dt", {}, botName(bot)), h("dd", {}, t(`bot.${bot}.about`))]));
-  }
-}
-
-/** One seat in the lobby's list: its number, who sits there, and its buttons. */
-function lobbySeat(seat, index, { seated, over, between }) {
-  const empty = seat.kind === SEAT_KIND.EMPTY;
-  const row = h("li", { class: `lobby-seat ${seat.kind}` }, t("table.seat_number", { number: index + 1 }),
-    h("span", { class: "seat-name" }, empty ? t("table.open_seat") : logName(index)),
-    h("span", { class: "badge" }, seatBadge(seat)));
-  if (over && game.table.result?.winner === index) {
-    row.classList.add("winner");
-    row.append(h("span", { class: "badge winner-badge" }, t("table.winner")));
-  }
-  if (seated && between && empty) {
-    for (const bot of game.bots) row.append(button(t("table.add_bot", { bot: botName(bot) }), () => socket.command("add_bot", { seat: index, bot }), "small"));
-  } else if (seated && between && seat.kind === SEAT_KIND.BOT) {
-    row.append(button(t("table.remove_bot"), () => socket.command("remove_bot", { seat: index }), "small"));
-  }
-  return row;
-}
-
-function button(text, onClick, extra = "") {
-  const el = h("button", { type: "button", class: extra || null }, text);
-  el.addEventListener("click", onClick);
-  return el;
-}
-
 /** The quick chat: for seated players only (spectators read it in the log). */
 function renderChat() {
   const box = $("#chat");
@@ -480,43 +419,6 @@ addEventListener("resize", () => {
 });
 
 // --- controls -------------------------------------------------------------------------
-
-$("#join-form").addEventListener("submit", async (event) => {
-  event.preventDefault();
-  const name = $("#join-name").value;
-  localStorage.setItem("sequence-stacks:name", name);
-  const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/seats`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ name }),
-  });
-  const data = await response.json();
-  if (!response.ok) {
-    notice.show(refusalLine(data, logName), "error");
-    return;
-  }
-  localStorage.setItem(tokenKey, data.token);
-  seatTaken();
-  socket.reidentify(data.token);
-});
-
-$("#join-name").value = localStorage.getItem("sequence-stacks:name") || "";
-nameFromAccount($("#join-name"));
-$("#start").addEventListener("click", () => socket.command("start"));
-$("#leave").addEventListener("click", () => {
-  socket.command("leave");
-  localStorage.removeItem(tokenKey);
-  game.you = null;
-  setTimeout(() => socket.reidentify(null), 300);
-});
-$("#copy-link").addEventListener("click", async () => {
-  try {
-    await navigator.clipboard.writeText(location.href);
-    notice.show(t("table.link_copied"));
-  } catch {
-    $("#share-url").select();
-  }
-});
 
 $("#hint").addEventListener("click", askHint);
 const openRules = setUpHelp(() => game.table?.settings ?? null);
