@@ -12,36 +12,24 @@ import { animate, capture, land } from "./animate.js";
 import { Board, boardParts } from "./board.js";
 import { actionWords } from "./choices.js";
 import { Countdown } from "./countdown.js";
-import { h, svg } from "./dom.js";
-import { canRunEngine, Engine, scriptURL, SERVICE_WORKER_URL } from "./localengine.js";
+import { canRunEngine, Engine, readBuild } from "./localengine.js";
 import { TablePrompt } from "./localprompt.js";
-import { botSeatName, Setup } from "./localsetup.js";
-import { dropSave, keepSave, loadSave } from "./localstore.js";
+import { seatsOf } from "./localseats.js";
+import { PACE, Setup } from "./localsetup.js";
+import { downloadRecord, dropSave, keepOffline, keepSave, loadSave } from "./localstore.js";
 import { loadWords, t } from "./messages.js";
 import { selectedActions, legalActions, selectionFor, toggled, windowKey } from "./moves.js";
 import { Notice } from "./notice.js";
 import { setUpPage } from "./pagewords.js";
 import { resultText, standingsTable } from "./pieces.js";
 import { setUpHelp } from "./rules.js";
-import { muted, play, setMuted } from "./sounds.js";
+import { play } from "./sounds.js";
+import { renderSoundSwitch, soundSwitch } from "./soundswitch.js";
 import { TableLog } from "./tablelog.js";
 import { ACTION, EVENT, PHASE, TIMER } from "./vocabulary.js";
 import { eventLine, refusalLine } from "./words.js";
 
 const $ = (selector) => document.querySelector(selector);
-
-// How fast bots play and how long a Block window waits for the people asked, by pace.
-const PACE = {
-  relaxed: { botMs: 1100, blockMs: 12000 },
-  normal: { botMs: 650, blockMs: 8000 },
-  fast: { botMs: 80, blockMs: 5000 },
-};
-
-/** Where the runtime and the source are (the server writes them into the page). */
-function readBuild() {
-  const meta = (name) => document.querySelector(`meta[name="sequence-stacks-${name}"]`)?.content ?? "";
-  return { runtime: meta("runtime"), stdlib: meta("stdlib"), source: meta("source"), bots: meta("bots").split(/\s+/u).filter(Boolean) };
-}
 
 const build = readBuild();
 let engine = null;
@@ -54,62 +42,13 @@ let setup = null;
 // `serial` numbers games, so that a bot's move planned for one never lands in the next.
 const game = { table: null, view: null, viewer: null, holder: null, version: 0, standings: null, pace: PACE.normal, serial: 0, busy: false };
 const choice = { selection: null, hint: null };
+const { players, isBot, people, solo, logViewer, seatName, boardName, logName, wantedViewer } = seatsOf(game);
 let timer = null; // the bot's move or the window's answers that come next
 
 const notice = new Notice($("#notice"));
 const log = new TableLog({ list: $("#log"), box: $("#log-box"), toggle: $("#log-toggle"), close: $("#log-close"), lastLine: $("#last-line") });
 const countdown = new Countdown();
 const prompt = new TablePrompt({ box: $("#table-prompt"), nobody: $("#nobody-blocks"), claim: (seat) => claim(seat), name: seatName });
-
-// --- who is who ------------------------------------------------------------------------
-
-function players() {
-  return game.table?.players ?? [];
-}
-
-function isBot(seat) {
-  return players()[seat]?.bot !== null && players()[seat]?.bot !== undefined;
-}
-
-/** The seats people play. */
-function people() {
-  return players().flatMap((player, seat) => (player.bot === null ? [seat] : []));
-}
-
-/** One person and bots: that person's cards stay in sight, no hand-off is needed. */
-function solo() {
-  return people().length === 1;
-}
-
-/** Whose events the log tells in full: the one person's alone, else nobody's (R36). */
-function logViewer() {
-  return solo() ? people()[0] : null;
-}
-
-/** A seat's name: the person's, or the bot's ("Greedy bot 3") in the reader's words. */
-function seatName(seat) {
-  const player = players()[seat];
-  if (!player) return t("seat.numbered", { number: seat + 1 });
-  return player.bot === null ? player.name : botSeatName(player.bot, seat);
-}
-
-/** A seat as the board names it: "You" for the seat whose cards are shown. */
-function boardName(seat) {
-  return seat === game.viewer ? t("seat.you") : seatName(seat);
-}
-
-/** A seat as the log names it: "Ann (you)" for the one person playing bots. */
-function logName(seat) {
-  return solo() && seat === people()[0] ? t("seat.you_named", { name: seatName(seat) }) : seatName(seat);
-}
-
-/** The seat whose view the board shows now: the one person's, or a holder deciding. */
-function wantedViewer() {
-  if (solo()) return people()[0];
-  const view = game.view;
-  const playing = view && !view.result && view.phase === PHASE.PLAYING;
-  return playing && game.holder !== null && view.deciders.includes(game.holder) ? game.holder : null;
-}
 
 // --- asking the engine -------------------------------------------------------------------
 
@@ -470,51 +409,6 @@ function hear(events) {
   }
 }
 
-// The sound switch, drawn as the table page draws it: a speaker, and its words.
-function renderSound() {
-  const on = !muted();
-  const speaker = svg("svg", { viewBox: "0 0 24 24", width: 20, height: 20, "aria-hidden": "true", class: "speaker" },
-    svg("path", { d: "M4 9h4l5-4v14l-5-4H4z", class: "body" }),
-    svg("path", { d: on ? "M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12" : "M16 9l5 6M21 9l-5 6", class: "waves" }));
-  $("#sound").replaceChildren(speaker, h("span", { class: "label" }, t(on ? "table.sound_on" : "table.sound_off")));
-  $("#sound").setAttribute("aria-pressed", String(!on));
-}
-
-// --- saving the record ------------------------------------------------------------------------
-
-async function exportRecord() {
-  const { record } = await ask({ op: "record" });
-  const blob = new Blob([JSON.stringify(record, null, 2)], { type: "application/json" });
-  const link = h("a", { href: URL.createObjectURL(blob), download: `sequence-stacks-${new Date().toISOString().slice(0, 10)}.json` });
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
-}
-
-// --- offline: the service worker ----------------------------------------------------------------
-
-/** Keep the pages, the runtime and the source on the device (sw.js), and say so. */
-async function keepOffline() {
-  const status = $("#offline-status");
-  if (!("serviceWorker" in navigator)) {
-    status.textContent = t("local.offline.unsupported");
-    return;
-  }
-  try {
-    await navigator.serviceWorker.register(scriptURL(SERVICE_WORKER_URL), { scope: "/", updateViaCache: "none" });
-    const ready = await navigator.serviceWorker.ready;
-    // The words of the reader's language too, which this page loaded before the worker ran.
-    const lang = encodeURIComponent(document.documentElement.lang || "en");
-    ready.active?.postMessage({ type: "keep", urls: [`/api/messages?lang=${lang}`, `/api/rules?lang=${lang}`] });
-    status.textContent = t("local.offline.ready");
-    status.dataset.ready = "true";
-  } catch (error) {
-    console.error(`the page could not be kept for offline play: ${error}`);
-    status.textContent = t("local.offline.unsupported");
-  }
-}
-
 // --- controls ------------------------------------------------------------------------------
 
 function setUpControls() {
@@ -532,7 +426,7 @@ function setUpControls() {
   $("#hint").addEventListener("click", askHint);
   $("#again").addEventListener("click", () => newGame(players().map(({ name, bot }) => ({ name, bot })), localPace()));
   $("#new-game").addEventListener("click", () => showPart(PART.SETUP));
-  $("#export").addEventListener("click", exportRecord);
+  $("#export").addEventListener("click", async () => downloadRecord((await ask({ op: "record" })).record));
   $("#quit").addEventListener("click", () => {
     if (!confirm(t("local.quit_confirm"))) return;
     exclusive(async () => {
@@ -542,11 +436,7 @@ function setUpControls() {
       showPart(PART.SETUP);
     });
   });
-  $("#sound").addEventListener("click", () => {
-    setMuted(!muted());
-    renderSound();
-    play("turn");
-  });
+  soundSwitch($("#sound"));
   // The rules' summary for this game's settings (#24), as at an online table.
   const openRules = setUpHelp(() => game.table?.settings ?? null);
   document.addEventListener("keydown", (event) => {
@@ -556,7 +446,7 @@ function setUpControls() {
     else if (event.key.toLowerCase() === "h") askHint();
     else board.keydown(event);
   });
-  renderSound();
+  renderSoundSwitch($("#sound"));
   countdown.start();
 }
 
@@ -582,7 +472,7 @@ async function start() {
       status.textContent = t("local.engine_failed");
     },
   );
-  keepOffline();
+  keepOffline($("#offline-status"));
   const save = await loadSave();
   if (save) await resume(save);
 }

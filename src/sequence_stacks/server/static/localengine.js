@@ -24,6 +24,12 @@ export function scriptURL(url) {
   return policy.createScriptURL(url);
 }
 
+/** Where the runtime and the source are, and the bots (the server writes them into the page). */
+export function readBuild() {
+  const meta = (name) => document.querySelector(`meta[name="sequence-stacks-${name}"]`)?.content ?? "";
+  return { runtime: meta("runtime"), stdlib: meta("stdlib"), source: meta("source"), bots: meta("bots").split(/\s+/u).filter(Boolean) };
+}
+
 /** True when this browser can run the page's engine (WebAssembly in a module worker). */
 export function canRunEngine() {
   return typeof WebAssembly === "object" && typeof WebAssembly.instantiate === "function" && typeof Worker === "function";

@@ -14,7 +14,13 @@ const NAME_LIMIT = 24;
 // What a seat's menu holds for a person: no bot.
 const PERSON = "";
 
-export const PACES = Object.freeze(["relaxed", "normal", "fast"]);
+// How fast bots play and how long a Block window waits for the people asked, by pace.
+export const PACE = Object.freeze({
+  relaxed: { botMs: 1100, blockMs: 12000 },
+  normal: { botMs: 650, blockMs: 8000 },
+  fast: { botMs: 80, blockMs: 5000 },
+});
+export const PACES = Object.freeze(Object.keys(PACE));
 
 /** A seat's default name: "Player 2". */
 function numbered(index) {

@@ -9,7 +9,7 @@ import { celebrate } from "./celebrate.js";
 import { chatButtons, face, isEmote } from "./chat.js";
 import { actionWords } from "./choices.js";
 import { Countdown } from "./countdown.js";
-import { h, setWholeWords, svg } from "./dom.js";
+import { h, setWholeWords } from "./dom.js";
 import { focusFirst, focusLost, focusSpot, restoreFocus } from "./focus.js";
 import { loadWords, t } from "./messages.js";
 import { isAsked, isTurnOf, legalActions, selectedActions, selectionFor, toggled, windowKey } from "./moves.js";
@@ -20,7 +20,8 @@ import { resultText } from "./pieces.js";
 import { setUpHelp } from "./rules.js";
 import { howPlayed } from "./when.js";
 import { isTurnBased, seatToken, setUpSeatTools, showSeatTools } from "./seatlink.js";
-import { muted, play, setMuted } from "./sounds.js";
+import { play } from "./sounds.js";
+import { renderSoundSwitch, soundSwitch } from "./soundswitch.js";
 import { TableLobby } from "./tablelobby.js";
 import { TableLog } from "./tablelog.js";
 import { EVENT, OP, SEAT_KIND, TABLE_STATUS } from "./vocabulary.js";
@@ -379,29 +380,10 @@ function renderHeader() {
   if (game.table.options?.turn_hours) $("#pace").textContent = howPlayed(game.table.options);
   else $("#pace").textContent = pace ? t(`table.pace.${pace}`) : "";
   $("#goal").textContent = t("table.goal", { count: settings.chips_to_win, each: settings.min_each_colour });
-  renderSound();
+  renderSoundSwitch($("#sound"));
 }
 
-/** The sound switch: says whether sounds are on; pressed when they are off. */
-function renderSound() {
-  const on = !muted();
-  const button = $("#sound");
-  // A drawn speaker (no font glyph) and the words; on a phone only the speaker shows.
-  const speaker = svg(
-    "svg",
-    { viewBox: "0 0 24 24", width: 20, height: 20, "aria-hidden": "true", class: "speaker" },
-    svg("path", { d: "M4 9h4l5-4v14l-5-4H4z", class: "body" }),
-    on ? svg("path", { d: "M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12", class: "waves" }) : svg("path", { d: "M16 9l5 6M21 9l-5 6", class: "waves" }),
-  );
-  button.replaceChildren(speaker, h("span", { class: "label" }, t(on ? "table.sound_on" : "table.sound_off")));
-  button.setAttribute("aria-pressed", String(!on));
-}
-
-$("#sound").addEventListener("click", () => {
-  setMuted(!muted());
-  renderSound();
-  play("turn"); // what it sounds like now (nothing when just muted)
-});
+soundSwitch($("#sound"));
 
 /** The quick chat: for seated players only (spectators read it in the log). */
 function renderChat() {
