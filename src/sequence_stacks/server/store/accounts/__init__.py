@@ -50,10 +50,8 @@ class AccountStore(Codes, Identities, Sessions, SeatLinks, Notices, Results):
     @classmethod
     def memory(cls) -> AccountStore:
         """Accounts in an in-memory SQLite database, gone with the process."""
-        from sequence_stacks.server.store.sqlite import migrate  # noqa: PLC0415 - one schema
-
         db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-        migrate(db)
+        db.executescript(account_schema("REAL"))  # the tables of accounts alone
         return cls(SqlDatabase(lambda: db, postgres=False))
 
     @classmethod
