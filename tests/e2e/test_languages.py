@@ -633,7 +633,15 @@ def _discard(reader: Reader) -> None:
         return
     kept = page.locator("#hand .card:not([disabled]):not(.act-block)")
     (kept.first if kept.count() else cards.first).click()
-    reader.act_and_wait(page.locator("#choices button.discard").first.click)
+    discard = page.locator("#choices button.discard")
+    try:
+        discard.first.wait_for(timeout=5_000)
+    except PlaywrightTimeout:
+        # The click took away a selection left from before (a move refused or overtaken),
+        # or a frame drew the hand anew under it: start from no selection, look again.
+        page.keyboard.press("Escape")
+        return
+    reader.act_and_wait(discard.first.click)
 
 
 # The Block prompt's seconds while it is open; "closed" once it is not.
