@@ -156,6 +156,8 @@ def test_every_word_on_the_pages_is_a_filled_message(
         page.wait_for_selector("#board:not([hidden])")
         _play(player)
         page.wait_for_selector("#result:not([hidden])")
+        # The last move's steal or Block notice is taken away: it covered the result's words.
+        assert not page.locator("#notice.event").is_visible(), "an event's notice over the result"
         player.shot("end")
         table_url = page.url
         page.goto(server.url + "/")

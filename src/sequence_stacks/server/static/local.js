@@ -202,6 +202,7 @@ async function changed(answer) {
 
 function finish() {
   prompt.close();
+  notice.hideKind("event"); // the results speak now (the log keeps the event's line)
   countdown.set(null);
   // The results push the table down: cards on their way land at once.
   land();

@@ -33,6 +33,11 @@ export class Notice {
     if (focused) this.hidden();
   }
 
+  /** Hide it now if what it shows is of `kind` (a game's end takes away an event's notice). */
+  hideKind(kind) {
+    if (!this.box.hidden && this.box.classList.contains(kind)) this.hide();
+  }
+
   /** Keep it shown until it is dismissed (it does not go by itself). */
   keep() {
     clearTimeout(this.timer);

@@ -276,6 +276,7 @@ $("#away-ok").addEventListener("click", () => {
 /** The game just ended: its result and standings at the top, the winner celebrated (#24). */
 function gameOver() {
   scrollTo({ top: 0 });
+  notice.hideKind("event"); // a steal's or a Block's words would cover the result's (the log keeps them)
   const result = game.table.result;
   if (result?.winner !== null && result?.winner !== undefined) celebrate($("#result"), resultText(result, game.you, seatName));
   focusFirst($("#result a"));
