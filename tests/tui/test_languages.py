@@ -24,7 +24,7 @@ from rich.cells import cell_len
 
 from sequence_stacks.i18n import LANGUAGES, current_language, render, set_language
 from sequence_stacks.tui import configure_play_parser
-from sequence_stacks.tui.app import WIDE_SIZE
+from sequence_stacks.tui.app import WIDE_SIZE, PlayApp
 from sequence_stacks.tui.cells import use_terminal_widths
 from sequence_stacks.tui.command import choose_language
 from sequence_stacks.tui.plain import PlainGame
@@ -187,6 +187,12 @@ def test_play_help_explains_lang() -> None:
     assert "English" in text
 
 
+def _last_line(app: PlayApp) -> str:
+    """The screen's last line (the footer's keys)."""
+    lines = screen_text(app).rstrip("\n").splitlines()
+    return lines[-1] if lines else ""
+
+
 @pytest.mark.parametrize("language", sorted(LANGUAGES))
 def test_the_summary_and_the_replay_fit_80x24(language: str, tmp_path: Path) -> None:
     use_terminal_widths()
@@ -198,12 +204,15 @@ def test_the_summary_and_the_replay_fit_80x24(language: str, tmp_path: Path) -> 
     async def body() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
+            # The footer is drawn after the summary (a busy machine shot it blank once).
+            await wait_for(pilot, lambda: _last_line(app).strip() != "")
             shots.append(screen_text(app))
             await pilot.press("r")
             await wait_for(pilot, lambda: type(app.screen).__name__ == "ReplayScreen")
             await pilot.press("right", "right", "right")
             await app.screen.wait_for_refresh()
             await pilot.pause()
+            await wait_for(pilot, lambda: _last_line(app).strip() != "")
             shots.append(screen_text(app))
 
     asyncio.run(body())
