@@ -231,11 +231,6 @@ function showHint(id, why) {
   notice.show(why ? t("table.hint_why", { move, reason: line(why, boardName) }) : t("table.hint_says", { move }));
 }
 
-/**
- * Ask for a finished game's review once, as the game ends (#27): the server starts
- * computing it then, so it is ready (or nearly) when the player opens it. The answer
- * itself is not needed here.
- */
 // --- rendering ------------------------------------------------------------------------
 
 /** A chat phrase as a bubble at its sender's seat, gone after a while (#24). */

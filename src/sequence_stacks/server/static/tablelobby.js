@@ -64,7 +64,11 @@ export class TableLobby {
     result.querySelector(".standings").replaceChildren(...standingsTable(table.standings ?? [], names.logName));
   }
 
-  /** Asks for game `number`'s review once, so it is being made before anyone opens it (#27). */
+  /**
+   * Ask for finished game `number`'s review once, as the game ends (#27): the server
+   * starts computing it then, so it is ready (or nearly) when the player opens it. The
+   * answer itself is not needed here.
+   */
   startReview(number) {
     if (this.reviewsAsked.has(number)) return;
     this.reviewsAsked.add(number);
