@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import collections
 import random
-from typing import Final
+from typing import Final, NamedTuple
 
 from sequence_stacks.bots import Bot, make_bot
 from sequence_stacks.engine import (
@@ -41,6 +41,16 @@ TRIES: Final = 12  # deals drawn at the most for one deal of the search
 Entry = tuple[int, Action, View]  # (actor, action, the reader's view before it)
 
 
+class _Turn(NamedTuple):
+    """The opponent's turn to replay: its start, its actions (and as a multiset), and
+    the kinds of the cards it played from its hand."""
+
+    start: State
+    actions: list[Action]
+    want: collections.Counter[Action]
+    played: list[int]
+
+
 class Reading:
     """One game's public record as one seat watched it, and the dealer reading it."""
 
@@ -49,10 +59,7 @@ class Reading:
         self.entries: list[Entry] = []
         self.view: View | None = None  # the reader's view now
         self.read = self.kept = self.tried = 0  # deals read, kept on a match, drawn
-        self._turn: tuple[int, tuple[State, list[Action], collections.Counter[Action]] | None] = (
-            -1,
-            None,
-        )
+        self._turn: tuple[int, _Turn | None] = (-1, None)  # (entries read, their turn)
         self._replays: dict[tuple[int, ...], bool] = {}
 
     def start(self, state: State, me: int) -> None:
@@ -100,9 +107,7 @@ class Reading:
             deal = resample(view, self.me, rng)
         return deal
 
-    def _last_turn(
-        self, view: View
-    ) -> tuple[State, list[Action], collections.Counter[Action]] | None:
+    def _last_turn(self, view: View) -> _Turn | None:
         """The opponent's turn just played (its start, its actions), if it can be read:
         the reader's own turn starts now, right after a whole turn of the opponent
         with no Block window, nothing drawn or stolen."""
@@ -115,7 +120,7 @@ class Reading:
         self._replays = {}
         return found
 
-    def _read(self, view: View) -> tuple[State, list[Action], collections.Counter[Action]] | None:
+    def _read(self, view: View) -> _Turn | None:
         first = len(self.entries)
         opponent = 1 - self.me
         while first > 0 and self.entries[first - 1][0] == opponent:
@@ -128,24 +133,21 @@ class Reading:
             return None
         if any(before.phase != Phase.PLAYING for _, _, before in turn):
             return None
-        from_hand = [a.kind for _, a, _ in turn if a.kind is not None and not a.from_discard]
-        if view.hand_sizes[opponent] != start.hand_sizes[opponent] - len(from_hand):
+        played = [int(a.kind) for _, a, _ in turn if a.kind is not None and not a.from_discard]
+        if view.hand_sizes[opponent] != start.hand_sizes[opponent] - len(played):
             return None  # a card drawn or stolen mid-turn
         state = resample(start, self.me, random.Random(0))
         actions = [action for _, action, _ in turn]
-        return state, actions, collections.Counter(actions)
+        return _Turn(state, actions, collections.Counter(actions), played)
 
-    def _replays_turn(
-        self, turn: tuple[State, list[Action], collections.Counter[Action]], deal: State
-    ) -> bool:
-        start, actions, want = turn
+    def _replays_turn(self, turn: _Turn, deal: State) -> bool:
         opponent = 1 - self.me
-        played = [int(a.kind) for a in actions if a.kind is not None and not a.from_discard]
-        hand_kinds = sorted([int(CARD_KIND[c]) for c in deal.hands[opponent]] + played)
+        hand_kinds = sorted([int(CARD_KIND[c]) for c in deal.hands[opponent]] + turn.played)
         key = tuple(hand_kinds)
         known = self._replays.get(key)
         if known is None:
-            known = self._replays[key] = _replay(start, opponent, hand_kinds, actions, want)
+            known = _replay(turn.start, opponent, hand_kinds, turn.actions, turn.want)
+            self._replays[key] = known
         return known
 
 
