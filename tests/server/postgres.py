@@ -8,9 +8,9 @@ from collections.abc import Iterator
 from typing import Final
 
 from sequence_stacks.server.store import MemoryStorage, Storage
-from support.postgres import fresh_schema, server_url
+from support.postgres import fresh_database, fresh_schema, server_url
 
-__all__ = ["STORAGE_KINDS", "fresh_schema", "server_url", "storage_of"]
+__all__ = ["STORAGE_KINDS", "fresh_database", "fresh_schema", "server_url", "storage_of"]
 
 STORAGE_KINDS: Final = ("memory", "postgresql")
 

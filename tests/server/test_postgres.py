@@ -38,7 +38,7 @@ from .harness import (
     play_until_over,
     sit,
 )
-from .postgres import fresh_schema, server_url
+from .postgres import fresh_database, fresh_schema, server_url
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -52,6 +52,21 @@ def url() -> Iterator[str]:
 @pytest.fixture
 def store(url: str) -> Iterator[PostgresStorage]:
     opened = PostgresStorage(url)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def own_url() -> Iterator[str]:
+    """A database of the test's own, for a test that ends its sessions or closes it (the
+    other pytest process's tests keep their sessions on the shared one)."""
+    with fresh_database() as database_url:
+        yield database_url
+
+
+@pytest.fixture
+def own_store(own_url: str) -> Iterator[PostgresStorage]:
+    opened = PostgresStorage(own_url)
     yield opened
     opened.close()
 
@@ -134,8 +149,9 @@ def test_an_unreachable_database_is_one_clear_error() -> None:
 
 
 def test_a_database_restart_is_survived_and_a_closed_one_refuses_writes(
-    store: PostgresStorage, url: str
+    own_store: PostgresStorage, own_url: str
 ) -> None:
+    store, url = own_store, own_url
     store.create_table(_row("a"))
     store.append("a", LogEntry(1, {"op": "x"}), status="lobby", summary={})
     _terminate_sessions(url)  # as a restart of the database would: fresh connections
@@ -147,13 +163,14 @@ def test_a_database_restart_is_survived_and_a_closed_one_refuses_writes(
 
 
 def test_a_server_cut_off_from_its_database_refuses_actions_and_acknowledges_nothing(
-    store: PostgresStorage, url: str
+    own_store: PostgresStorage, own_url: str
 ) -> None:
     """While the database refuses connections, a player's action is refused with
     ``unavailable`` (never acknowledged nor broadcast), or, when the worker notices first
     that its table lock went with its database session, the table is let go and the
     socket closed with 1012 (reconnect); once the database is back the table is
     reloaded from the log and the game finishes with a gap-free log."""
+    store, url = own_store, own_url
     with TestClient(create_app(FAST, storage=store)) as client:
         table_id = create_table(client, {**SHORT_GAME, "player_count": 2})
         _, token = sit(client, table_id, "Ann")

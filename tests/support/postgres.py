@@ -11,12 +11,13 @@ import contextlib
 import json
 import os
 import secrets
+import urllib.parse
 from collections.abc import Iterator
 from typing import Any, Final
 
 import pytest
 
-__all__ = ["ENV", "fresh_schema", "server_url", "table_log"]
+__all__ = ["ENV", "fresh_database", "fresh_schema", "server_url", "table_log"]
 
 ENV: Final = "SEQUENCE_STACKS_TEST_POSTGRES"
 
@@ -47,6 +48,29 @@ def fresh_schema() -> Iterator[str]:
     finally:
         with psycopg.connect(url, autocommit=True) as admin:
             admin.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@contextlib.contextmanager
+def fresh_database() -> Iterator[str]:
+    """Create an empty database of its own; yield its URL; drop it after.
+
+    For a test that ends every session of its database or closes it to new ones (as a
+    restart or an outage would): on the shared database that would also cut the
+    sessions of the tests running in the other pytest process at the same time (a
+    worker's table locks, say), which then fail for no fault of their own.
+    """
+    import psycopg  # noqa: PLC0415 - only the PostgreSQL tests need it
+
+    url = server_url()
+    name = "test_" + secrets.token_hex(6)
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    parts = urllib.parse.urlsplit(url)
+    try:
+        yield urllib.parse.urlunsplit(parts._replace(path=f"/{name}"))
+    finally:
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
 
 
 def table_log(url: str, table_id: str) -> list[tuple[int, dict[str, Any]]]:
