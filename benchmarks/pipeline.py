@@ -72,6 +72,9 @@ class _Seat:
         del text
         self.frames += 1
 
+    def flush(self) -> None:
+        pass  # frames are taken as they are queued
+
     def kick(self, code: int, reason: str) -> None:
         del code, reason
 

@@ -66,6 +66,9 @@ class Recorder:
     def send_text(self, text: str) -> None:
         self.frames.append((self.clock.now, json.loads(text)))
 
+    def flush(self) -> None:
+        pass  # frames are taken as they are queued
+
     def kick(self, code: int, reason: str) -> None:
         raise AssertionError(f"kicked: {code} {reason}")
 

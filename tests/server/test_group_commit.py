@@ -231,6 +231,9 @@ class _Subscriber:
     def send_text(self, text: str) -> None:
         self.frames.append(json.loads(text))
 
+    def flush(self) -> None:
+        pass  # frames are taken as they are queued
+
     def kick(self, code: int, reason: str) -> None:
         self.frames.append({"type": "kicked", "code": code, "reason": reason})
 

@@ -97,6 +97,11 @@ class Pipeline:
             self.watcher.changed(news_of(runtime, timer))
         if runtime.waiting and (table.state is None or table.state.phase != Phase.BLOCK_WINDOW):
             self._answer_waiting(runtime)
+        # Out now, each change's frames as it is made: in a burst the first players hear
+        # back while the later moves are still being made, not all after the last one.
+        if ack is not None:
+            ack[0].flush()
+        runtime.flush()
         if interrupted:
             raise asyncio.CancelledError
         return entry

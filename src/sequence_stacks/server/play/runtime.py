@@ -45,6 +45,11 @@ class Subscriber(Protocol):
         """Close the connection once its queued frames are out (the table moved away)."""
         ...
 
+    def flush(self) -> None:
+        """Write what is queued now (a change's frames are all queued), not at the end
+        of the event loop's round; a no-op where frames go out as they are queued."""
+        ...
+
 
 def hash_token(token: str) -> str:
     """Return the stored form of a seat token (only its SHA-256 is ever kept)."""
@@ -137,3 +142,8 @@ class Runtime:
         """Queue one encoded frame for every connection."""
         for subscriber in list(self.subscribers):
             subscriber.send_text(text)
+
+    def flush(self) -> None:
+        """Write every connection's queued frames now (see ``Subscriber.flush``)."""
+        for subscriber in self.subscribers:
+            subscriber.flush()

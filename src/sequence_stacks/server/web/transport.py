@@ -145,6 +145,12 @@ class Connection:
         if len(pending) == 1:
             self.loop.call_soon(self._flush)
 
+    def flush(self) -> None:
+        """Write the frames queued so far now, not at the end of the loop's round (a
+        change's frames are all queued: its ack and update go in one write)."""
+        if self.pending:
+            self._flush()
+
     def _flush(self) -> None:
         """Write this round's frames: directly if nothing waits for the writer task and
         the socket takes them, else behind what waits (dropping a client too far
