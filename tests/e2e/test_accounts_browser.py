@@ -28,11 +28,12 @@ from sequence_stacks.i18n.translations import translation
 from server.harness import FAST
 
 from .accounts_server import LiveServer, live_server
+from .conftest import ARTIFACTS
 from .play import Tab, answer_window, pass_window, step, wait_until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(240)]
 
-SCREENS = Path("/work/notes/screens/accounts")
+SCREENS = ARTIFACTS / "accounts"
 DESKTOP = {"width": 1180, "height": 860}
 
 
@@ -50,9 +51,8 @@ def live(tmp_path: Path) -> Iterator[LiveServer]:
 
 
 def _shot(page: Page, name: str) -> None:
-    if SCREENS.parent.exists():
-        SCREENS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENS / f"{name}.png"), full_page=True)
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENS / f"{name}.png"), full_page=True)
 
 
 @dataclasses.dataclass

@@ -98,10 +98,11 @@ class AddressLimits:
 
 
 class Connection:
-    """One WebSocket: outgoing frames gathered for one write per round of the loop.
+    """One WebSocket: outgoing frames gathered for one write.
 
-    Frames queued while the event loop runs its ready callbacks (an action's ack and
-    the update that follows it, say) are written together at the end of that round:
+    Frames queued while the event loop runs its ready callbacks are written together
+    when the table service says a change's frames are all queued (``flush``: an
+    action's ack and its update in one write), or else at the end of that round:
     when the socket is served by uvicorn's ``websockets`` protocol and can take them,
     framed and handed to the transport in one write, with no task woken (see
     :class:`DirectWriter`); otherwise (the test client, a socket that is closing or
