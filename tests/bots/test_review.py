@@ -17,6 +17,7 @@ from sequence_stacks.bots.review_format import (
     Review,
     moment_change,
     moment_event,
+    percent,
 )
 from sequence_stacks.engine import (
     CARD_KIND,
@@ -195,6 +196,12 @@ def test_a_random_player_makes_mistakes_the_review_finds() -> None:
         assert decision.best_chance - decision.played_chance == pytest.approx(decision.loss)
     same = [d for d in review.decisions if d.played == d.best]
     assert all(d.loss == 0.0 and not d.mistake for d in same)
+    # What the review lists: every mistake, and only moves better by a whole point shown.
+    assert set(review.mistakes) <= set(review.better)
+    for decision in review.better:
+        assert decision.played != decision.best
+        assert percent(decision.best_chance or 0.0) > percent(decision.played_chance or 0.0)
+    assert not any(d in review.better for d in same)
 
 
 def test_every_moment_of_every_kind_has_its_words() -> None:

@@ -51,6 +51,33 @@ def test_review_prints_the_graph_the_moments_and_the_mistakes(
     assert all(any(c in line for c in "▁▂▃▄▅▆▇█") for line in graph)
 
 
+def test_review_lists_where_the_champion_would_have_played_otherwise_its_mistakes_marked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The terminal lists what the review page lists (``Review.better``), each mistake
+    marked, under the count of mistakes (#27)."""
+    bots = [make_bot("random", seed=1), make_bot("heuristic", seed=2)]
+    _, record = play_game(Settings(player_count=2, max_turns=20), 7, bots)
+    record_file = tmp_path / "game.json"
+    record_file.write_text(json.dumps(record.to_dict()), encoding="utf-8")
+    assert main(["review", str(record_file), "--seat", "0", "--json"]) == 0
+    review = Review.from_dict(json.loads(capsys.readouterr().out))
+    assert review.mistakes
+    assert set(review.mistakes) <= set(review.better)
+    assert main(["review", str(record_file), "--seat", "0"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    count = (
+        f"  {len(review.mistakes)} mistake{'s' if len(review.mistakes) > 1 else ''}, marked below."
+    )
+    heading = "  Where the Champion bot would have played otherwise:"
+    assert lines.index(count) + 1 == lines.index(heading)
+    listed = lines[lines.index(heading) + 1 : lines.index(heading) + 1 + len(review.better)]
+    assert [line.startswith("  [Mistake] Turn ") for line in listed] == [
+        d.mistake for d in review.better
+    ]
+    assert all(line.startswith(("  [Mistake] Turn ", "  Turn ")) for line in listed)
+
+
 def test_review_speaks_the_chosen_language(
     record_file: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -170,6 +170,18 @@ class Review:
         """The decisions marked as mistakes."""
         return tuple(d for d in self.decisions if d.mistake)
 
+    @property
+    def better(self) -> tuple[Decision, ...]:
+        """The decisions where the bot's move was better by at least a whole point as
+        shown (the list the review shows, its mistakes marked; the browser's
+        ``review.js`` picks the same)."""
+        return tuple(
+            d
+            for d in self.decisions
+            if d.best != d.played
+            and percent(d.best_chance or 0.0) > percent(d.played_chance or 0.0)
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """The review's JSON form (docs/records.md)."""
         return {

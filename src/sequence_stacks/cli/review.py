@@ -189,14 +189,19 @@ def _print_decisions(console: Console, review: Review, views: dict[int, View]) -
         "  " + render("review.decisions.count", count=len(review.decisions)), highlight=False
     )
     mistakes = review.mistakes
-    if not mistakes:
+    if mistakes:
+        console.print("  " + render("review.mistakes.count", count=len(mistakes)), highlight=False)
+    else:
         console.print("  " + render("review.mistakes.none"), highlight=False)
+    if not review.better:
         return
-    console.print("  " + render("review.mistakes.count", count=len(mistakes)), highlight=False)
-    for decision in mistakes:
+    console.print("  " + render("review.better"), highlight=False)
+    mark = render("review.mistake_mark")
+    for decision in review.better:
         view = views[decision.index]
         console.print(
             "  "
+            + (f"[{mark}] " if decision.mistake else "")
             + render(
                 "review.mistake",
                 turn=decision.turn,
@@ -206,4 +211,5 @@ def _print_decisions(console: Console, review: Review, views: dict[int, View]) -
                 best_chance=percent(decision.best_chance or 0.0),
             ),
             highlight=False,
+            markup=False,  # the mark's brackets are text
         )

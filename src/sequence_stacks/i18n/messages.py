@@ -1196,7 +1196,10 @@ _ALL: Final = (
         "{count} decisions with a choice were compared with the Champion bot's.",
     ),
     m("review.mistakes.none", "No mistakes: the Champion bot would have played about as well."),
-    mp("review.mistakes.count", "{count} mistake:", "{count} mistakes:"),
+    mp(
+        "review.mistakes.count", "{count} mistake, marked below.", "{count} mistakes, marked below."
+    ),
+    m("review.better", "Where the Champion bot would have played otherwise:"),
     m(
         "review.mistake",
         "Turn {turn}. You: {played}. Better: {best}. "

@@ -126,8 +126,10 @@ function showDecisions(review) {
   const mistakes = decisions.filter((decision) => decision.mistake);
   $("#decisions-count").textContent = t("review.decisions.count", { count: decisions.length });
   $("#mistakes-count").textContent = mistakes.length ? t("review.mistakes.count", { count: mistakes.length }) : t("review.mistakes.none");
-  // The decisions where the better move was better by at least a whole point.
+  // The decisions where the better move was better by at least a whole point (as the
+  // terminal's review: Review.better in bots/review_format.py).
   const better = decisions.filter((d) => d.best.notation !== d.played.notation && percent(d.best_chance ?? 0) > percent(d.played_chance ?? 0));
+  $("#better-heading").hidden = !better.length;
   $("#decisions").replaceChildren(...better.map(decisionItem));
   $("#decisions-box").hidden = false;
 }
