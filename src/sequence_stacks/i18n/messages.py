@@ -715,7 +715,8 @@ _ALL: Final = (
     m("page.leaders.rating", "Rating"),
     m("page.leaders.games", "Games"),
     m("leaders.rating", "{score}"),
-    m("leaders.spread", "estimate {mu} ± {sigma}"),
+    # No-break spaces: "± 1" never wraps away from its estimate in a narrow column.
+    m("leaders.spread", "estimate {mu}\u00a0±\u00a0{sigma}"),
     m("leaders.bot", "{bot} bot (fixed rating)"),
     m("leaders.none", "No rated games yet."),
     m("page.player.title", "Sequence Stacks: a player"),
