@@ -53,6 +53,9 @@ def test_a_whole_game_is_played_through_the_keyboard(tmp_path: Path) -> None:
             await settle(pilot, app)
             human_moves = 0
             while not session.is_over:
+                # The seed is hidden from everyone while the game runs (R36).
+                assert not app.query_one("#log").border_subtitle
+                assert "seed" not in screen_text(app).lower()
                 for key in keys_for_turn(app):
                     await pilot.press(key)
                 human_moves += 1
@@ -61,6 +64,8 @@ def test_a_whole_game_is_played_through_the_keyboard(tmp_path: Path) -> None:
             text = screen_text(app)
             assert "Game over" in text
             assert "r: replay the game" in text
+            assert "Seed: 6 (with the same options, --seed 6 deals this game again)." in text
+            assert app.query_one("#log").border_subtitle == "seed 6"
             assert human_moves >= 5
             await pilot.press("q")
 

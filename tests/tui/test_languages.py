@@ -223,6 +223,8 @@ def test_the_summary_and_the_replay_fit_80x24(language: str, tmp_path: Path) -> 
         assert all(cell_len(line) <= SIZE[0] for line in lines), language
     assert render("term.key.replay") in summary.splitlines()[-1]
     assert render("term.key.bot_speed") not in summary  # no bots left to hurry
+    seed = render("term.summary.seed", seed="9")
+    assert seed.partition(" (")[0] in summary  # told once the game is over (R36)
     footer = replay.rstrip("\n").splitlines()[-1].rstrip()
     assert render("term.key.next") in footer
     assert footer.endswith(render("term.key.help"))  # the last key is whole

@@ -37,6 +37,10 @@ def test_a_whole_game_in_plain_mode(tmp_path: Path) -> None:
     out = _run(session, "1\n" * 400, tmp_path)
     assert session.is_over
     assert "Game over" in out
+    # The seed is hidden from everyone until the game is over (R36), told after it.
+    playing, _, summary = out.partition("Game over")
+    assert "seed" not in playing.lower()
+    assert "Seed: 21 (with the same options, --seed 21 deals this game again)." in summary
     assert "Replay the game turn by turn? (y/N)" in out
     mine = [a for seat, a in session.actions if seat == 0]
     assert any(a.type == ActionType.PLAY for a in mine)

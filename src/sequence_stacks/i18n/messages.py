@@ -988,6 +988,11 @@ _ALL: Final = (
     m("term.summary.win", "Game over: {player} wins."),
     m("term.summary.none", "Game over with no winner ({reason})."),
     m("term.summary.turns", "Turns played: {count}."),
+    # The seed only once the game is over: while it runs it is hidden from everyone (R36).
+    m(
+        "term.summary.seed",
+        "Seed: {seed} (with the same options, --seed {seed} deals this game again).",
+    ),
     m("term.summary.chips", "{player}: blue {blue}, red {red} chips."),
     # the footer's key names (short: the footer is one line at 80 columns)
     m("term.key.discard_top", "Discard top"),
@@ -1033,7 +1038,7 @@ _ALL: Final = (
         "can still be tried, and the refusal names the rule that forbids it.",
     ),
     # the plain line mode
-    m("term.plain.start", "Sequence Stacks, seed {seed}. Type help for commands."),
+    m("term.plain.start", "Sequence Stacks. Type help for commands."),
     m("term.plain.turn", "Turn {turn}. To act: {player}."),
     m("term.plain.nobody", "nobody (the game is over)"),
     m("term.plain.direction", "Direction: {direction}. Pending skips: {count}."),

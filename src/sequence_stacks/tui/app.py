@@ -112,8 +112,7 @@ class PlayApp(App[int]):
     def on_mount(self) -> None:
         """Draw the table and let whoever acts first act."""
         log = self.query_one("#log", TableLog)
-        log.border_title = render("term.log")
-        log.border_subtitle = render("term.seed", seed=str(self.session.seed))
+        log.border_title = render("term.log")  # the seed under it once the game is over (R36)
         self._fit_layout(self.size)
         self.query_one("#hand", HandPanel).focus()
         self.advance()
@@ -364,5 +363,7 @@ class PlayApp(App[int]):
 
     def _show_summary(self) -> None:
         self._pending = Waiting.SUMMARY
+        log = self.query_one("#log", TableLog)
+        log.border_subtitle = render("term.seed", seed=str(self.session.seed))
         summary = SummaryScreen(summary_lines(self.session), on_choice=self._exits.after_game)
         self.push_screen(summary)

@@ -99,7 +99,8 @@ def _cards(count: int) -> str:
 
 
 def summary_lines(session: GameSession) -> list[str]:
-    """Return the end-of-game summary: how it ended and every player's chips."""
+    """Return the end-of-game summary: how it ended, every player's chips, and the seed
+    (hidden from everyone until the game is over, R36)."""
     result = session.result
     view = session.view(None)
     if result is None:
@@ -114,6 +115,7 @@ def summary_lines(session: GameSession) -> list[str]:
         blue, red = view.chips[seat]
         player = session.seats[seat].label(seat)
         lines.append("  " + render("term.summary.chips", player=player, blue=blue, red=red))
+    lines.append(render("term.summary.seed", seed=str(session.seed)))  # over: it may be told
     return lines
 
 
@@ -160,7 +162,7 @@ class PlainGame:
 
     def run(self) -> int:
         """Play until the game ends or the player quits; return an exit status."""
-        self.say(render("term.plain.start", seed=str(self.session.seed)))
+        self.say(render("term.plain.start"))  # no seed while the game runs (R36)
         while not self.session.is_over and not self._quit:
             self._flush_log()
             seat = self.session.to_act()
