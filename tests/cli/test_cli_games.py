@@ -76,7 +76,13 @@ def _watch(capsys: pytest.CaptureFixture[str], *extra: str) -> str:
 
 def test_watch_tells_a_game_in_words(capsys: pytest.CaptureFixture[str]) -> None:
     out = _watch(capsys, "--bots", "greedy,random")
-    assert out.startswith("Sequence Stacks: 2 players, seed 3")
+    assert out.startswith("Sequence Stacks: 2 players\n")
+    # The seed is told once the game is over, never while it is told (R36).
+    playing, _, after = out.partition("Chips")
+    assert "seed" not in playing.lower()
+    assert after.rstrip().endswith(
+        "Seed: 3 (with the same options, --seed 3 deals this game again)."
+    )
     # Seats count from 1 for people, as in play and the browser (#15).
     assert "Player 1: Greedy" in out
     assert "Player 2: Random" in out
@@ -119,7 +125,13 @@ def test_watch_speaks_the_chosen_language(
 
 def test_watch_with_an_unknown_language_is_english(capsys: pytest.CaptureFixture[str]) -> None:
     out = _watch(capsys, "--lang", "xx")
-    assert out.startswith("Sequence Stacks: 2 players, seed 3")
+    assert out.startswith("Sequence Stacks: 2 players\n")
+    # The seed is told once the game is over, never while it is told (R36).
+    playing, _, after = out.partition("Chips")
+    assert "seed" not in playing.lower()
+    assert after.rstrip().endswith(
+        "Seed: 3 (with the same options, --seed 3 deals this game again)."
+    )
 
 
 def test_watch_is_reproducible_with_a_seed(capsys: pytest.CaptureFixture[str]) -> None:
@@ -152,7 +164,10 @@ def test_watch_without_a_seed_prints_the_one_it_chose(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert main(["watch", "--players", "2", "--delay", "0"]) == 0
-    assert re.match(r"Sequence Stacks: 2 players, seed \d+", capsys.readouterr().out)
+    out = capsys.readouterr().out.rstrip()
+    assert re.search(
+        r"\nSeed: (\d+) \(with the same options, --seed \1 deals this game again\)\.$", out
+    )
 
 
 @pytest.mark.parametrize(

@@ -61,7 +61,7 @@ def run_watch(args: argparse.Namespace) -> int:
     choose_language(args.lang)
     use_terminal_widths()  # the chips table's columns, as the terminal counts cells
     console = make_console()
-    title = render("term.watch.title", count=settings.player_count, seed=seed)
+    title = render("term.watch.title", count=settings.player_count)  # no seed yet (R36)
     console.print(styled(title), style="bold")
     for seat, name in enumerate(seat_names):
         bot = _bot_word(name)
@@ -81,6 +81,7 @@ def run_watch(args: argparse.Namespace) -> int:
     state, record = play_game(settings, seed, bots, on_event=show, meta={"command": "watch"})
     console.print()
     console.print(_chips_table(state, seat_names))
+    console.print(styled(render("term.summary.seed", seed=str(seed))))
     if args.record is not None:
         write_json(Path(args.record), record.to_dict())
         console.print(f"record saved to {args.record}")

@@ -1090,7 +1090,7 @@ _ALL: Final = (
     m("term.plain.arg.number", "a number"),
     m("term.plain.arg.notation", "notation"),
     # sequence-stacks watch
-    m("term.watch.title", "Sequence Stacks: {count} players, seed {seed}"),
+    m("term.watch.title", "Sequence Stacks: {count} players"),  # the seed after (R36)
     m("term.watch.seat", "{player}: {bot}"),
     m("term.watch.win", "{player} wins after {count} turns"),
     m("term.watch.none", "No winner ({reason}) after {count} turns"),
