@@ -7,8 +7,9 @@ target menu or by number. The app plays the chosen action; nothing here knows th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol, TypeVar
 
+from textual.widget import Widget
 from textual.widgets import OptionList
 
 from sequence_stacks.engine import Action, ActionType, View
@@ -16,18 +17,54 @@ from sequence_stacks.i18n import render
 
 from .choices import Source, Target, highlighted_slots, playable_sources, sources, targets
 from .present import kind_label
+from .session import GameSession
 from .widgets import HandPanel, render_hand, target_option
 
-if TYPE_CHECKING:
-    from .app import PlayApp
+__all__ = ["HandPicker", "PickingTable"]
 
-__all__ = ["HandPicker"]
+_W = TypeVar("_W", bound=Widget)
+
+
+class PickingTable(Protocol):
+    """What the picker needs of the app (``PlayApp``): the game, its widgets, its voice."""
+
+    session: GameSession
+    message: str
+
+    @property
+    def focused(self) -> Widget | None:
+        """The widget with the keyboard focus."""
+        ...
+
+    def query_one(self, selector: str, expect_type: type[_W]) -> _W:
+        """The one widget ``selector`` names."""
+        ...
+
+    def add_class(self, *class_names: str, update: bool = True) -> object:
+        """Mark the screen (``-picking`` while a target is chosen)."""
+        ...
+
+    def remove_class(self, *class_names: str, update: bool = True) -> object:
+        """Unmark the screen."""
+        ...
+
+    def view(self) -> View:
+        """The acting person's view."""
+        ...
+
+    def say(self, text: str, *, refused: bool = False) -> None:
+        """Show a line under the table."""
+        ...
+
+    def redraw(self) -> None:
+        """Draw the table again."""
+        ...
 
 
 class HandPicker:
     """The viewer's pick: the hand cursor, the picked card, its targets and their menu."""
 
-    def __init__(self, app: PlayApp) -> None:
+    def __init__(self, app: PickingTable) -> None:
         self._app = app
         self.selected: Source | None = None
         self.targets: list[Target] = []

@@ -2,18 +2,36 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
+
+from textual.screen import Screen
 
 from sequence_stacks.i18n import render
 
 from .screens import QuitScreen, ReplayScreen
 from .session import GameSession
 
-if TYPE_CHECKING:
-    from .app import PlayApp
+__all__ = ["ExitingTable", "GameExits", "SaveFile"]
 
-__all__ = ["GameExits", "SaveFile"]
+
+class ExitingTable(Protocol):
+    """What the ways out need of the app (``PlayApp``): its game, whose eyes the replay
+    takes, the seats' names, and the app's screens and exit."""
+
+    session: GameSession
+    viewer: int | None
+    names: Sequence[str]
+    farewell: str
+
+    def push_screen(self, screen: Screen[Any], *args: Any, **kwargs: Any) -> Any:
+        """Show a screen over the table."""
+        ...
+
+    def exit(self, result: int | None = None, return_code: int = 0, message: Any = None) -> None:
+        """Leave the app."""
+        ...
 
 
 class SaveFile:
@@ -50,7 +68,7 @@ class GameExits:
     """The ways out of a game: the quit prompt while it runs (save and leave, leave, or
     play on) and the summary's choices once it is over (replay, save, quit)."""
 
-    def __init__(self, app: PlayApp, save_file: SaveFile) -> None:
+    def __init__(self, app: ExitingTable, save_file: SaveFile) -> None:
         self._app = app
         self._save_file = save_file
 
