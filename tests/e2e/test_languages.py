@@ -44,7 +44,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, Final
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -876,3 +876,37 @@ def test_two_players_of_one_table_read_the_same_game_each_in_their_language(
         korean.context.close()
         hindi.context.close()
     assert not korean.problems + hindi.problems
+
+
+def test_a_link_s_language_stays_with_a_reader_who_has_not_chosen_one(
+    server: ServerProcess, browser: Browser
+) -> None:
+    """A family that comes by a link in their language (``/?lang=hy``) with a browser
+    set to English keeps it on the pages they go on to; a reader who chose a language
+    in the menu keeps theirs: the link shows its page in its language, nothing more."""
+
+    def language_of(page: Page, path: str) -> str:
+        page.goto(server.url + path)
+        page.wait_for_selector("#language option:nth-child(2)", state="attached")
+        return str(page.evaluate("document.documentElement.lang"))
+
+    def cookie(context: BrowserContext) -> str | None:
+        return {c["name"]: c["value"] for c in context.cookies()}.get("lang")
+
+    fresh = browser.new_context(locale="en-US")
+    try:
+        page = fresh.new_page()
+        assert language_of(page, "/?lang=hy") == "hy"
+        assert cookie(fresh) == "hy"
+        assert language_of(page, "/learn") == "hy"
+    finally:
+        fresh.close()
+    chosen = browser.new_context(locale="en-US")
+    try:
+        chosen.add_cookies([{"name": "lang", "value": "ko", "url": server.url}])
+        page = chosen.new_page()
+        assert language_of(page, "/?lang=hy") == "hy"
+        assert cookie(chosen) == "ko"
+        assert language_of(page, "/learn") == "ko"
+    finally:
+        chosen.close()

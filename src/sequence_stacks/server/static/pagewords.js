@@ -52,15 +52,22 @@ export function chooseLanguage(code) {
 }
 
 // A choice kept in localStorage comes back when its cookie is gone (cleared, expired).
+// A reader with no choice yet who came by a link in a language (`?lang=hy`, a friend's
+// link, say) keeps it: the pages they go on to (the table, the rules) stay in it.
 function restore(codes) {
   let stored = null;
   try {
     stored = localStorage.getItem(COOKIE);
   } catch {
+    // Storage may be off: only the cookie then.
+  }
+  if (cookieLanguage() !== null) return;
+  const linked = new URL(location.href).searchParams.get("lang");
+  if (linked !== null) {
+    if (!stored && codes.includes(linked) && linked === document.documentElement.lang) remember(linked);
     return;
   }
-  if (!stored || !codes.includes(stored) || cookieLanguage() !== null) return;
-  if (new URL(location.href).searchParams.has("lang")) return;
+  if (!stored || !codes.includes(stored)) return;
   remember(stored);
   if (stored !== document.documentElement.lang && cookieLanguage() === stored) location.reload();
 }
