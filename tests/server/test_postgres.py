@@ -57,18 +57,16 @@ def store(url: str) -> Iterator[PostgresStorage]:
 
 
 @pytest.fixture
-def own_url() -> Iterator[str]:
-    """A database of the test's own, for a test that ends its sessions or closes it (the
-    other pytest process's tests keep their sessions on the shared one)."""
+def own_database() -> Iterator[tuple[PostgresStorage, str]]:
+    """A storage on a database of the test's own, and its URL, for a test that ends the
+    database's sessions or closes it (the other pytest process's tests keep their
+    sessions on the shared one)."""
     with fresh_database() as database_url:
-        yield database_url
-
-
-@pytest.fixture
-def own_store(own_url: str) -> Iterator[PostgresStorage]:
-    opened = PostgresStorage(own_url)
-    yield opened
-    opened.close()
+        opened = PostgresStorage(database_url)
+        try:
+            yield opened, database_url
+        finally:
+            opened.close()
 
 
 def _row(table_id: str, created_at: float = 1.0) -> TableRow:
@@ -149,9 +147,9 @@ def test_an_unreachable_database_is_one_clear_error() -> None:
 
 
 def test_a_database_restart_is_survived_and_a_closed_one_refuses_writes(
-    own_store: PostgresStorage, own_url: str
+    own_database: tuple[PostgresStorage, str],
 ) -> None:
-    store, url = own_store, own_url
+    store, url = own_database
     store.create_table(_row("a"))
     store.append("a", LogEntry(1, {"op": "x"}), status="lobby", summary={})
     _terminate_sessions(url)  # as a restart of the database would: fresh connections
@@ -163,14 +161,14 @@ def test_a_database_restart_is_survived_and_a_closed_one_refuses_writes(
 
 
 def test_a_server_cut_off_from_its_database_refuses_actions_and_acknowledges_nothing(
-    own_store: PostgresStorage, own_url: str
+    own_database: tuple[PostgresStorage, str],
 ) -> None:
     """While the database refuses connections, a player's action is refused with
     ``unavailable`` (never acknowledged nor broadcast), or, when the worker notices first
     that its table lock went with its database session, the table is let go and the
     socket closed with 1012 (reconnect); once the database is back the table is
     reloaded from the log and the game finishes with a gap-free log."""
-    store, url = own_store, own_url
+    store, url = own_database
     with TestClient(create_app(FAST, storage=store)) as client:
         table_id = create_table(client, {**SHORT_GAME, "player_count": 2})
         _, token = sit(client, table_id, "Ann")
