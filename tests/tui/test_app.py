@@ -293,6 +293,13 @@ def test_hotseat_hides_the_table_between_humans(tmp_path: Path) -> None:
     async def body() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
+            # Nobody's cards before the first person to act has the keyboard.
+            assert isinstance(app.screen, HandoffScreen)
+            assert app.viewer is None
+            assert "Pass the keyboard to Player 1" in screen_text(app)
+            assert "YOUR HAND" not in screen_text(app)
+            await pilot.press("enter")
+            await settle(pilot, app)
             assert app.viewer == 0
             await pilot.press("1", "x")  # seat 0 discards: seat 1 (human) is next
             await settle(pilot, app)

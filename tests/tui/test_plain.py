@@ -106,7 +106,11 @@ def test_hotseat_hands_over_and_hides_the_last_players_cards(tmp_path: Path) -> 
         for i in session.view(0).legal_action_ids
         if session.action_of(i, 0).type == ActionType.DISCARD
     )
-    out = _run(session, f"{discard}\n\nquit\nx\n", tmp_path)
+    out = _run(session, f"\n{discard}\n\nquit\nx\n", tmp_path)
+    # Nobody's cards before the first person to act has the keyboard, as between turns.
+    first = out.index("Pass the keyboard to Player 1")
+    assert "Player 1 was dealt 5 cards: " not in out[:first]
+    assert "Player 1 was dealt 5 cards: " in out[first:]
     handoff = out.index("Pass the keyboard to Player 2")
     after = out[handoff:]
     assert "Player 1 was dealt 5 cards." in after  # redacted for Player 2

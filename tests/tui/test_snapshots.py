@@ -45,6 +45,8 @@ async def _help(pilot: Pilot[int], app: PlayApp) -> None:
 
 
 async def _hand_over(pilot: Pilot[int], app: PlayApp) -> None:
+    await pilot.press("enter")  # Player 1 takes the keyboard first
+    await settle(pilot, app)
     await pilot.press("1", "x")
     await settle(pilot, app)
 

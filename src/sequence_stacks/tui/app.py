@@ -86,7 +86,9 @@ class PlayApp(App[int]):
         self._exits = GameExits(self, self._save_file)
         self.bot_delay = bot_delay
         humans = session.human_seats
-        self.viewer: int | None = humans[0] if humans else None
+        # Alone: the one person's eyes. Hotseat: nobody's until the first person to act
+        # has the keyboard (a hand-off screen first, as between turns).
+        self.viewer: int | None = humans[0] if len(humans) == 1 else None
         self.names = tuple(spec.label(seat) for seat, spec in enumerate(session.seats))
         self.picker = HandPicker(self)
         self.message = ""

@@ -141,7 +141,8 @@ class PlainGame:
         self._sleep = sleep
         self._clock = clock
         humans = session.human_seats
-        self._viewer: int | None = humans[0] if humans else None
+        # Hotseat: nobody's eyes until the first person to act has the keyboard.
+        self._viewer: int | None = humans[0] if len(humans) == 1 else None
         self._logged = 0
         self._quit = False
         self._board_shown: tuple[int, int, Phase] | None = None
