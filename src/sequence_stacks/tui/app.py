@@ -86,8 +86,7 @@ class PlayApp(App[int]):
         self._exits = GameExits(self, self._save_file)
         self.bot_delay = bot_delay
         humans = session.human_seats
-        # Alone: the one person's eyes. Hotseat: nobody's until the first person to act
-        # has the keyboard (a hand-off screen first, as between turns).
+        # Hotseat: nobody's eyes until the first person to act has taken the keyboard.
         self.viewer: int | None = humans[0] if len(humans) == 1 else None
         self.names = tuple(spec.label(seat) for seat, spec in enumerate(session.seats))
         self.picker = HandPicker(self)
