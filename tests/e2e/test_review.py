@@ -74,7 +74,8 @@ def test_the_review_page_shows_the_chart_the_moments_and_the_seat_s_decisions(
                 assert title == _words("review.title.seat", language, player="Ann")
                 assert page.locator("#decisions-box").is_visible()
                 assert page.locator("#decisions-count").inner_text()
-                assert page.locator("#graph-rows li").first.inner_text().startswith("Ann")
+                you = _words("seat.you_named", language, name="Ann")
+                assert page.locator("#graph-rows li").first.inner_text().startswith(you)
                 # the list of better moves is headed, and only when it has any
                 listed = page.locator("#decisions li").count()
                 assert page.locator("#better-heading").is_visible() == (listed > 0)
