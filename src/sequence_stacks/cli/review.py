@@ -193,11 +193,12 @@ def _print_decisions(console: Console, review: Review, views: dict[int, View]) -
         console.print("  " + render("review.mistakes.count", count=len(mistakes)), highlight=False)
     else:
         console.print("  " + render("review.mistakes.none"), highlight=False)
-    if not review.better:
+    better = review.better
+    if not better:
         return
     console.print("  " + render("review.better"), highlight=False)
     mark = render("review.mistake_mark")
-    for decision in review.better:
+    for decision in better:
         view = views[decision.index]
         console.print(
             "  "
