@@ -15,6 +15,8 @@ from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
 
+from sequence_stacks.engine import CARD_KIND, Kind
+
 from .conftest import ServerProcess
 
 
@@ -134,6 +136,25 @@ def _window_of(view: dict[str, Any]) -> tuple[int, int, int] | None:
     return (view["turn_count"], view["turn_actions"], view["window_pile"])
 
 
+def completes(view: dict[str, Any], action: str) -> bool:
+    """Whether ``action`` (notation) lays the fifth card of a pile (R17): the play that
+    opens a Block window (R29)."""
+    card, arrow, target = action.removeprefix("^").partition(">")
+    if not arrow or card[:1] not in ("B", "R") or card[1:] not in tuple("12345W"):
+        return False
+    if not target.isdigit():  # a new pile ("new") is one card long
+        return False
+    per_colour = view["settings"]["piles_per_colour"]
+    slot = (0 if card[0] == "B" else per_colour) + int(target) - 1
+    return len(view["piles"][slot]) == 4
+
+
+def holds_block(seat: SeatSocket) -> bool:
+    """Whether the seat has a Block card in its hand (its own view shows it)."""
+    assert seat.view is not None
+    return any(CARD_KIND[card] == Kind.BLOCK for card in seat.view["hand"])
+
+
 def _choose(legal: list[str], rng: random.Random) -> str:
     """A play if there is one, else the end of the turn by a discard that keeps Blocks."""
     plays = [a for a in legal if a not in ("pass", "block", "end") and not a.startswith("disc")]
@@ -183,6 +204,23 @@ class PythonTable:
         pass_window(self.seats)
         self.settle()
 
+    def move(self, wanted: Callable[[list[bool]], bool]) -> None:
+        """The seat whose turn it is makes one move as ``_choose`` would, but lays the
+        fifth card of a pile only if the window it opens is ``wanted`` (told, for every
+        other seat, the one it asks, whether it holds a Block), and then as soon as it
+        can: a window waits its whole time (N19), so one not wanted is time lost."""
+        first = self.seats[0]
+        assert first.view is not None
+        seat = self.seats[first.view["current"]]
+        assert seat.view is not None
+        legal = seat.legal()
+        ending = [a for a in legal if completes(seat.view, a)]
+        if ending and wanted([holds_block(s) for s in self.seats if s is not seat]):
+            seat.command("act", action=self.rng.choice(ending))
+            return
+        others = [a for a in legal if a not in ending]
+        seat.command("act", action=_choose(others or legal, self.rng))
+
     def settle(self) -> None:
         newest = max(seat.version for seat in self.seats)
         for seat in self.seats:
@@ -214,6 +252,5 @@ class PythonTable:
                     return holders[0]
                 self.pass_window()
                 continue
-            seat = self.seats[view["current"]]
-            seat.command("act", action=_choose(seat.legal(), self.rng))
+            self.move(any)
         raise AssertionError("no Block window asked a seat holding a Block")

@@ -198,8 +198,7 @@ def _split_window(table: PythonTable, time_left: float) -> tuple[int, int, float
                 return holders[0], others[0], time.monotonic() + first.seconds_left()
             table.pass_window()
             continue
-        seat = table.seats[view["current"]]
-        seat.command("act", action=_choose(seat.legal(), table.rng))
+        table.move(lambda held: any(held) and not all(held))
     raise AssertionError("no Block window asked a holder and a seat without a Block")
 
 
