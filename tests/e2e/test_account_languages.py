@@ -153,6 +153,17 @@ def _own_pages(reader: Reader) -> None:
     reader.screen("table-tools", "#seat-tools")
     reader.goto("/games")
     page.wait_for_selector("#games li")
+    # With games to list, the note above them is empty and takes no room: the list
+    # starts where the panel's padding ends.
+    assert page.locator("#games-note").inner_text() == ""
+    gap = page.evaluate(
+        """() => { const main = document.querySelector('main.panel');
+        const style = getComputedStyle(main);
+        return document.querySelector('#games').getBoundingClientRect().top
+            - main.getBoundingClientRect().top - parseFloat(style.paddingTop)
+            - parseFloat(style.borderTopWidth); }"""
+    )
+    assert abs(gap) < 1, gap
     reader.screen("my-games", "#games")
 
 
