@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Final
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 
 from sequence_stacks.i18n.languages import LANGUAGES
 from sequence_stacks.server.accounts import record_game
@@ -120,6 +120,21 @@ def _verify_code(live: LiveServer, account_id: str) -> str:
     return str(code)
 
 
+def _pictures(page: Page, picker: str) -> list[int]:
+    """Which pictures of an avatar picker are chosen, each checked and ringed in the
+    focus colour while every other one's ring is transparent (asserted)."""
+    marks: list[tuple[bool, str]] = page.evaluate(
+        """(picker) => [...document.querySelectorAll(`${picker} .avatar-choice`)].map(
+        (label) => [label.querySelector('input').checked,
+                    getComputedStyle(label).borderTopColor])""",
+        picker,
+    )
+    clear = "rgba(0, 0, 0, 0)"
+    for checked, ring in marks:
+        assert (ring != clear) == checked, marks
+    return [index for index, (checked, _) in enumerate(marks) if checked]
+
+
 def _own_pages(reader: Reader) -> None:
     """Signed out, signed up, a code for another device, a seat at a turn-based table
     and its tools, My games."""
@@ -127,9 +142,13 @@ def _own_pages(reader: Reader) -> None:
     reader.goto("/account")
     page.wait_for_selector("#signed-out:not([hidden])")
     reader.screen("account-new", "#sign-up")
+    assert _pictures(page, "#sign-up-avatars") == [0]
     page.fill("#sign-up input[name=name]", f"Ann {reader.language}")
+    page.locator("#sign-up .avatar-choice").nth(2).click()
+    assert _pictures(page, "#sign-up-avatars") == [2]
     page.click("#sign-up button[type=submit]")
     page.wait_for_selector("#signed-in:not([hidden])", timeout=15_000)
+    assert _pictures(page, "#profile-avatars") == [2]  # the one chosen at sign-up
     reader.screen("account", "#profile")
     page.click("#add-device")
     page.wait_for_selector("#device-code:not([hidden])")
