@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, FloatRect
 
 from sequence_stacks.device import DeviceGame, Player
 from sequence_stacks.engine import Phase
@@ -83,6 +83,12 @@ def _settled(reader: Reader, selector: str) -> None:
     reader.page.wait_for_function("() => !window.sequenceStacks.game.busy")
 
 
+def _box(reader: Reader, selector: str) -> FloatRect:
+    found = reader.page.locator(selector).bounding_box()
+    assert found is not None, selector
+    return found
+
+
 @pytest.mark.parametrize("language", list(LANGUAGES))
 def test_the_game_on_one_device_in_each_language(
     browser: Browser,
@@ -95,6 +101,13 @@ def test_the_game_on_one_device_in_each_language(
     reader = Reader(browser, language, local_server)
     reader.context.add_cookies([{"name": "lang", "value": language, "url": local_server.url}])
     _open(reader, None)
+    # Start close under the players and the pace, its word beside its menu: the form's
+    # empty notes leave no blank band.
+    row, start = _box(reader, ".setup-row"), _box(reader, "#start")
+    assert start["y"] - (row["y"] + row["height"]) < 48, (row, start)
+    word, menu = _box(reader, ".setup-row .pace span"), _box(reader, "#pace")
+    middle = abs((word["y"] + word["height"] / 2) - (menu["y"] + menu["height"] / 2))
+    assert middle < 4, (word, menu)
     reader.screen("local-setup", "#setup-form")
     _open(reader, saves["turn"])
     _settled(reader, "#handoff:not([hidden])")
