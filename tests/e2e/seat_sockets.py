@@ -15,7 +15,8 @@ from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
 
-from sequence_stacks.engine import CARD_KIND, Kind
+from sequence_stacks.engine import CARD_KIND, Kind, parse_action
+from sequence_stacks.engine.catalog import action_fields
 
 from .conftest import ServerProcess
 
@@ -138,15 +139,11 @@ def _window_of(view: dict[str, Any]) -> tuple[int, int, int] | None:
 
 def completes(view: dict[str, Any], action: str) -> bool:
     """Whether ``action`` (notation) lays the fifth card of a pile (R17): the play that
-    opens a Block window (R29)."""
-    card, arrow, target = action.removeprefix("^").partition(">")
-    if not arrow or card[:1] not in ("B", "R") or card[1:] not in tuple("12345W"):
-        return False
-    if not target.isdigit():  # a new pile ("new") is one card long
-        return False
-    per_colour = view["settings"]["piles_per_colour"]
-    slot = (0 if card[0] == "B" else per_colour) + int(target) - 1
-    return len(view["piles"][slot]) == 4
+    opens a Block window (R29). The engine reads the notation and names the pile's slot
+    (a new pile has none: it is one card long)."""
+    fields = action_fields(parse_action(action), view["settings"]["piles_per_colour"])
+    slot = fields["slot"]
+    return fields["type"] == "play" and slot is not None and len(view["piles"][slot]) == 4
 
 
 def holds_block(seat: SeatSocket) -> bool:
